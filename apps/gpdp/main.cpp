@@ -1,0 +1,52 @@
+// gpdp: differentially private Gaussian-process posterior sample paths.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "command.hpp"
+#include "gpdp/error.hpp"
+#include "gpdp/version.hpp"
+
+namespace gpdp::cli {
+
+namespace {
+std::vector<CommandSetup>& registry() {
+  static std::vector<CommandSetup> commands;
+  return commands;
+}
+}  // namespace
+
+bool register_command(CommandSetup setup) {
+  registry().push_back(std::move(setup));
+  return true;
+}
+
+void install_commands(CLI::App& app) {
+  for (const auto& setup : registry()) setup(app);
+}
+
+}  // namespace gpdp::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{fmt::format(
+      "gpdp {} — differentially private Gaussian-process posterior sample paths.\n"
+      "Releases exact posterior draws with a Rényi-DP certificate, keeps the privacy budget,\n"
+      "and audits the claims. Run 'gpdp COMMAND --help' for each command.",
+      gpdp::kVersion)};
+  app.set_version_flag("--version", gpdp::kVersion);
+  app.require_subcommand(1);
+  gpdp::cli::install_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const gpdp::Error& e) {
+    std::fprintf(stderr, "gpdp: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpdp: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,42 @@
+#pragma once
+// Exact draws of the released path f_D (+ g) ~ GP(μ_D, (σ² k_D + η² k)) on finite point sets.
+// Every method produces the same distribution (up to floating point); Auto picks the fastest
+// exact one and Draws::method says which ran. The samplers know nothing about privacy.
+#include <Eigen/Core>
+#include <string>
+
+#include "gpdp/grid.hpp"
+#include "gpdp/posterior.hpp"
+#include "gpdp/rng.hpp"
+
+namespace gpdp {
+
+enum class SamplerMethod {
+  Auto,      // Markov for the 1-D exponential kernel, Pathwise on large grids, else Dense
+  Dense,     // factorise the m x m posterior covariance (pivoted / eigen for singular PSD)
+  Markov,    // 1-D exponential kernel = Ornstein-Uhlenbeck: Kalman filter + backward sampling, O(n+m)
+  Pathwise,  // Matheron's rule with an exact prior draw (circulant embedding on grids)
+};
+
+SamplerMethod parse_sampler_method(const std::string& name);  // auto|dense|markov|pathwise
+std::string to_string(SamplerMethod method);
+
+struct SampleOptions {
+  SamplerMethod method = SamplerMethod::Auto;
+  // Added independent prior noise g ~ GP(0, η² k) (paper eq. 5, App. A.1); 0 = none.
+  double eta = 0.0;
+};
+
+struct Draws {
+  Eigen::MatrixXd values;  // m x L: values(i, l) is draw l at point i
+  std::string method;      // the exact method that produced them
+  std::string detail;      // e.g. tolerance used for a singular covariance, embedding size
+};
+
+Draws sample(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
+             const SampleOptions& options = {});
+// On a regular grid (point order as Grid::points()); enables circulant embedding.
+Draws sample(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
+             const SampleOptions& options = {});
+
+}  // namespace gpdp
