@@ -1,0 +1,79 @@
+#include "options.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "gpdp/error.hpp"
+#include "gpdp/io/csv.hpp"
+
+namespace gpdp::cli {
+
+void add_kernel_options(CLI::App* app, KernelOptions& o) {
+  app->add_option("--kernel", o.kernel,
+                  "Covariance family: exp (exponential, any dimension), exp1d, se, matern32, "
+                  "matern52, constant, diagonal")
+      ->capture_default_str();
+  app->add_option("--ell", o.ell, "Lengthscale ℓ > 0 (public hyperparameter)")->capture_default_str();
+}
+
+Kernel to_kernel(const KernelOptions& o) { return Kernel::from_name(o.kernel, o.ell); }
+
+void add_hyper_options(CLI::App* app, HyperOptions& o) {
+  app->add_option("--r", o.r, "Effective ridge r > 0, r² = λ²/σ² (larger = more private)")
+      ->capture_default_str();
+  app->add_option("--sigma", o.sigma, "Prior scale σ > 0: f ~ GP(0, σ² k)")->capture_default_str();
+  app->add_option("--eta", o.eta, "Added prior noise η ≥ 0: release f_D + g, g ~ GP(0, η² k)")
+      ->capture_default_str();
+}
+
+Hyperparameters to_hyperparameters(const HyperOptions& o) {
+  require(std::isfinite(o.r) && o.r > 0, fmt::format("--r must be positive, got {}", o.r));
+  require(std::isfinite(o.sigma) && o.sigma > 0,
+          fmt::format("--sigma must be positive, got {}", o.sigma));
+  require(std::isfinite(o.eta) && o.eta >= 0, fmt::format("--eta must be ≥ 0, got {}", o.eta));
+  return {o.r, o.sigma};
+}
+
+void add_data_options(CLI::App* app, DataOptions& o, bool required) {
+  auto* opt = app->add_option("--data", o.path,
+                              "Training data CSV with a header: covariate columns and a response");
+  if (required) opt->required();
+  app->add_option("--x", o.x_columns, "Covariate column names (default: x1, x2, ...)")
+      ->delimiter(',');
+  app->add_option("--y", o.y_column, "Response column name")->capture_default_str();
+}
+
+Dataset load_data(const DataOptions& o) { return load_dataset(o.path, o.x_columns, o.y_column); }
+
+void add_points_options(CLI::App* app, PointsOptions& o) {
+  auto* p = app->add_option("--points", o.points_file,
+                            "CSV of query points (columns x1..xd, or the --x names)");
+  auto* g = app->add_option("--grid", o.grid, "1-D grid lo:hi:count, e.g. 0:1:800");
+  auto* g2 = app->add_option("--grid2d", o.grid2d, "2-D grid lo:hi:nx,lo:hi:ny, e.g. 0:1:512,0:1:512");
+  p->excludes(g)->excludes(g2);
+  g->excludes(g2);
+}
+
+QueryPoints load_points(const PointsOptions& o, int dim) {
+  QueryPoints q;
+  for (int i = 1; i <= dim; ++i) q.names.push_back(fmt::format("x{}", i));
+  const int given = !o.points_file.empty() + !o.grid.empty() + !o.grid2d.empty();
+  require(given == 1, "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
+  if (!o.points_file.empty()) {
+    const auto table = io::read_csv(o.points_file);
+    require(!table.rows.empty(), fmt::format("{}: no query points after the header", o.points_file));
+    q.points = table.numeric(q.names);
+    return q;
+  }
+  const Grid grid = Grid::parse(o.grid.empty() ? o.grid2d : o.grid);
+  require(grid.dim() == (o.grid.empty() ? 2 : 1),
+          o.grid.empty() ? "--grid2d needs two axes lo:hi:nx,lo:hi:ny" : "--grid needs one axis lo:hi:m");
+  require(grid.dim() == dim, fmt::format("the grid has {} dimension(s) but the data have {}",
+                                         grid.dim(), dim));
+  q.points = grid.points();
+  q.grid = grid;
+  return q;
+}
+
+}  // namespace gpdp::cli

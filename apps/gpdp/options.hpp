@@ -1,0 +1,55 @@
+#pragma once
+// Flag groups shared by several subcommands, so that --kernel, --ell, --r, --sigma, --data, --grid
+// mean the same everywhere. Each add_* registers the flags on a subcommand; each to_* / load_*
+// validates and converts after parsing (throwing gpdp::InputError with the flag's name).
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/dataset.hpp"
+#include "gpdp/domain.hpp"
+#include "gpdp/grid.hpp"
+#include "gpdp/kernel.hpp"
+#include "gpdp/posterior.hpp"
+
+namespace gpdp::cli {
+
+struct KernelOptions {
+  std::string kernel = "exp";
+  double ell = 1.0;
+};
+void add_kernel_options(CLI::App* app, KernelOptions& o);
+Kernel to_kernel(const KernelOptions& o);
+
+struct HyperOptions {
+  double r = 1.0;
+  double sigma = 1.0;
+  double eta = 0.0;
+};
+void add_hyper_options(CLI::App* app, HyperOptions& o);
+Hyperparameters to_hyperparameters(const HyperOptions& o);  // checks r > 0, σ > 0, η ≥ 0
+
+struct DataOptions {
+  std::string path;
+  std::vector<std::string> x_columns;  // default x1..xd
+  std::string y_column = "y";
+};
+void add_data_options(CLI::App* app, DataOptions& o, bool required = true);
+Dataset load_data(const DataOptions& o);
+
+// Where to evaluate: exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m.
+struct PointsOptions {
+  std::string points_file;
+  std::string grid;
+  std::string grid2d;
+};
+void add_points_options(CLI::App* app, PointsOptions& o);
+struct QueryPoints {
+  Points points;
+  std::optional<Grid> grid;  // set when the points form a regular grid
+  std::vector<std::string> names;  // x1..xd
+};
+QueryPoints load_points(const PointsOptions& o, int dim);
+
+}  // namespace gpdp::cli
