@@ -1,0 +1,56 @@
+#pragma once
+// The private input of a release, validated: which CSV columns, the DECLARED covariate domain
+// (never inferred from the data), the public response transform and the response policy that
+// enforces |y_i| ≤ M_Y (SPEC §1: the guarantee is void otherwise).
+//   y ← transform(y_raw);  y ← (y − center)/scale  (optional, public);  then clip or reject at M_Y.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/dataset.hpp"
+#include "gpdp/domain.hpp"
+
+namespace gpdp::release {
+
+enum class ResponsePolicy { Clip, Reject };
+enum class ResponseTransform { None, Log };
+
+ResponsePolicy parse_response_policy(const std::string& name);  // clip|reject
+ResponseTransform parse_response_transform(const std::string& name);  // none|log
+std::string to_string(ResponsePolicy policy);
+std::string to_string(ResponseTransform transform);
+
+struct InputSpec {
+  std::vector<std::string> x_columns;  // empty: x1, x2, ... as in the header
+  std::string y_column = "y";
+  std::optional<Box> domain;           // required before prepare_data
+  double M_Y = 1.0;
+  ResponsePolicy policy = ResponsePolicy::Clip;
+  ResponseTransform transform = ResponseTransform::None;
+  std::optional<double> center;  // public centring t
+  std::optional<double> scale;   // public scale B > 0
+};
+
+// Reads an input description (JSON object; see docs/release.md) on top of `base`:
+//   {"x": ["x","y"], "y": "zinc", "domain": "178440:181560,329600:333760", "M_Y": 1,
+//    "policy": "clip", "transform": "log", "center": 6.58, "scale": 1.5}
+// Unknown keys and wrong types are InputErrors naming `source` and the key.
+InputSpec parse_input_config(const std::string& text, const std::string& source, InputSpec base = {});
+InputSpec load_input_config(const std::string& path, InputSpec base = {});
+
+struct PreparedData {
+  Dataset data;             // responses after transform, centring/scaling and clipping
+  std::string sha256;       // of the exact bytes parsed
+  long clipped = 0;         // responses clipped to ±M_Y
+  std::size_t file_bytes = 0;
+};
+
+// Reads the file once, hashes the bytes it parses, and checks: n ≥ 2, covariate dimension equals
+// the domain's, every covariate inside the declared domain (error names file:line), log transform
+// only of positive responses, |y| ≤ M_Y under `reject`.
+PreparedData prepare_data(const std::string& path, const InputSpec& spec);
+// The same on bytes already in memory (fuzzing, tests).
+PreparedData prepare_data_from_text(const std::string& text, const std::string& source,
+                                    const InputSpec& spec);
+
+}  // namespace gpdp::release

@@ -1,0 +1,35 @@
+#pragma once
+// Released values are snapped to a data-independent power-of-two lattice Λ·ℤ (Mironov 2012,
+// "On significance of the least significant bits for differential privacy"; Jin et al. 2021,
+// "Are we there yet? Timing and floating-point attacks on differential privacy systems").
+// Snapping is post-processing of the released path, so the RDP guarantee is unchanged; it removes
+// the low-order bits whose pattern depends on the data through floating-point rounding.
+// Λ derives from public quantities only (n, M_Y, r, σ, η); docs/security.md gives the reasoning.
+#include <string>
+
+namespace gpdp::release {
+
+struct Granularity {
+  double lambda = 0.0;       // Λ = 2^exponent, the lattice spacing of released values
+  int exponent = 0;
+  double std_floor = 0.0;    // public lower bound on the released path's pointwise std
+  double value_bound = 0.0;  // public bound on |released value|; values are clamped to ±this
+  double fp_error = 0.0;     // generous public bound on the floating-point error of the transform
+  std::string reasoning;     // one line for the certificate
+};
+
+// Public lower bound of the pointwise standard deviation of f_D + g (g ~ GP(0, η² k)):
+// n data points at one location give k_D(x,x) ≥ r²/(n + r²), so std ≥ √(σ² r²/(n + r²) + η²·0);
+// η² k(x,x) = η² adds on top.
+double released_std_floor(long n, double r, double sigma, double eta);
+
+// Λ = max(2^⌊log2(std_floor / 2^8)⌋, 2^⌈log2(2^24 · u · value_bound)⌉) with u = 2^-53:
+// at most 1/256 of the smallest possible standard deviation (utility untouched) and at least
+// 2^24 units in the last place of the largest possible value (far above the rounding error of the
+// sampler's linear algebra).
+Granularity release_granularity(long n, double M_Y, double r, double sigma, double eta);
+
+// Nearest lattice point k·Λ (ties to even), clamped to ±value_bound (also a lattice point).
+double snap(double value, const Granularity& g);
+
+}  // namespace gpdp::release

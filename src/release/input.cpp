@@ -1,0 +1,173 @@
+#include "gpdp/release/input.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "gpdp/error.hpp"
+#include "gpdp/io/csv.hpp"
+#include "gpdp/release/sha256.hpp"
+
+namespace gpdp::release {
+
+ResponsePolicy parse_response_policy(const std::string& name) {
+  if (name == "clip") return ResponsePolicy::Clip;
+  if (name == "reject") return ResponsePolicy::Reject;
+  throw InputError(fmt::format("response policy must be clip or reject, got '{}'", name));
+}
+
+ResponseTransform parse_response_transform(const std::string& name) {
+  if (name == "none") return ResponseTransform::None;
+  if (name == "log") return ResponseTransform::Log;
+  throw InputError(fmt::format("response transform must be none or log, got '{}'", name));
+}
+
+std::string to_string(ResponsePolicy policy) {
+  return policy == ResponsePolicy::Clip ? "clip" : "reject";
+}
+
+std::string to_string(ResponseTransform transform) {
+  return transform == ResponseTransform::Log ? "log" : "none";
+}
+
+namespace {
+
+using nlohmann::json;
+
+const json& typed(const json& value, json::value_t type, const std::string& where) {
+  const bool ok = type == json::value_t::number_float ? value.is_number() : value.type() == type;
+  if (!ok) {
+    const char* want = type == json::value_t::string ? "a string"
+                       : type == json::value_t::array ? "an array of strings"
+                                                      : "a number";
+    throw InputError(fmt::format("{}: must be {}", where, want));
+  }
+  return value;
+}
+
+double finite_number(const json& value, const std::string& where) {
+  const double v = typed(value, json::value_t::number_float, where).get<double>();
+  require(std::isfinite(v), fmt::format("{}: must be finite", where));
+  return v;
+}
+
+}  // namespace
+
+InputSpec parse_input_config(const std::string& text, const std::string& source, InputSpec spec) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: not valid JSON ({})", source, e.what()));
+  }
+  require(doc.is_object(), fmt::format("{}: the input description must be a JSON object", source));
+  for (const auto& [key, value] : doc.items()) {
+    const std::string where = fmt::format("{}: key '{}'", source, key);
+    if (key == "x") {
+      typed(value, json::value_t::array, where);
+      spec.x_columns.clear();
+      for (const auto& c : value) spec.x_columns.push_back(typed(c, json::value_t::string, where).get<std::string>());
+      require(!spec.x_columns.empty(), where + ": needs at least one column");
+    } else if (key == "y") {
+      spec.y_column = typed(value, json::value_t::string, where).get<std::string>();
+    } else if (key == "domain") {
+      try {
+        spec.domain = Box::parse(typed(value, json::value_t::string, where).get<std::string>());
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: {}", where, e.what()));
+      }
+    } else if (key == "M_Y") {
+      spec.M_Y = finite_number(value, where);
+      require(spec.M_Y > 0, where + ": must be positive");
+    } else if (key == "policy") {
+      spec.policy = parse_response_policy(typed(value, json::value_t::string, where).get<std::string>());
+    } else if (key == "transform") {
+      spec.transform =
+          parse_response_transform(typed(value, json::value_t::string, where).get<std::string>());
+    } else if (key == "center") {
+      spec.center = finite_number(value, where);
+    } else if (key == "scale") {
+      spec.scale = finite_number(value, where);
+      require(*spec.scale > 0, where + ": must be positive");
+    } else {
+      throw InputError(fmt::format(
+          "{}: unknown key '{}' (known: x, y, domain, M_Y, policy, transform, center, scale)", source,
+          key));
+    }
+  }
+  return spec;
+}
+
+InputSpec load_input_config(const std::string& path, InputSpec base) {
+  return parse_input_config(io::read_file(path), path, std::move(base));
+}
+
+PreparedData prepare_data_from_text(const std::string& text, const std::string& source,
+                                    const InputSpec& spec) {
+  require(spec.domain.has_value(),
+          "the covariate domain must be declared (--domain lo:hi,...); it is never inferred from "
+          "the private data");
+  require(spec.M_Y > 0 && std::isfinite(spec.M_Y), fmt::format("--M-Y must be positive, got {}", spec.M_Y));
+  require(!spec.scale || *spec.scale > 0, "--scale must be positive");
+  const auto table = io::parse_csv(text, source);
+  require(!table.rows.empty(), fmt::format("{}: no data rows after the header", source));
+  std::vector<std::string> covariates = spec.x_columns;
+  if (covariates.empty()) {
+    for (int i = 1;; ++i) {
+      const std::string name = fmt::format("x{}", i);
+      if (std::find(table.header.begin(), table.header.end(), name) == table.header.end()) break;
+      covariates.push_back(name);
+    }
+    require(!covariates.empty(),
+            fmt::format("{}: no covariate columns x1, x2, ... (name them with --x)", source));
+  }
+  PreparedData out;
+  out.sha256 = sha256_hex(text);
+  out.file_bytes = text.size();
+  Dataset& d = out.data;
+  d.source = source;
+  d.X = table.numeric(covariates);
+  d.y = table.numeric({spec.y_column}).col(0);
+  d.covariate_names = covariates;
+  d.response_name = spec.y_column;
+  d.line_numbers = table.line_numbers;
+  require(d.n() >= 2, fmt::format("{}: n = {} record(s); a release needs n ≥ 2", source, d.n()));
+  const Box& box = *spec.domain;
+  require(box.dim() == d.dim(),
+          fmt::format("{}: {} covariate column(s) but the declared domain has {} dimension(s)",
+                      source, d.dim(), box.dim()));
+  for (Eigen::Index i = 0; i < d.n(); ++i) {
+    const auto line = d.line_numbers[static_cast<std::size_t>(i)];
+    if (!box.contains(d.X.row(i).transpose())) {
+      throw InputError(fmt::format("{}:{}: covariates ({}) outside the declared domain {}", source,
+                                   line, fmt::join(d.X.row(i), ", "), box.to_string()));
+    }
+    double& y = d.y(i);
+    if (spec.transform == ResponseTransform::Log) {
+      require(y > 0, fmt::format("{}:{}: column '{}': log transform needs a positive value, got {}",
+                                 source, line, spec.y_column, y));
+      y = std::log(y);
+    }
+    if (spec.center) y -= *spec.center;
+    if (spec.scale) y /= *spec.scale;
+    if (std::abs(y) > spec.M_Y) {
+      if (spec.policy == ResponsePolicy::Reject) {
+        throw InputError(fmt::format(
+            "{}:{}: column '{}': response {} (after transform) outside [−M_Y, M_Y] = [−{}, {}] "
+            "and --response-policy is reject",
+            source, line, spec.y_column, y, spec.M_Y, spec.M_Y));
+      }
+      y = std::clamp(y, -spec.M_Y, spec.M_Y);
+      ++out.clipped;
+    }
+  }
+  return out;
+}
+
+PreparedData prepare_data(const std::string& path, const InputSpec& spec) {
+  return prepare_data_from_text(io::read_file(path), path, spec);
+}
+
+}  // namespace gpdp::release
