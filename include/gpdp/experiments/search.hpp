@@ -1,0 +1,107 @@
+#pragma once
+// Hyperparameter search for excursion-set estimation (paper eqs. 6–7, App. D):
+//   θ*      ∈ argmin_θ                 mean_j L_BCE(Π_{D_j, θ}, f*_j)
+//   θ_L^priv ∈ argmin_{θ : ε_L(θ) < ε₀} mean_j L_BCE(Π_{D_j, θ}, f*_j)
+// over θ = (ℓ, r, σ) of the exponential kernel exp(−‖x − x'‖/ℓ): a coarse log-spaced grid, then
+// `refinement_rounds` rounds of a 3 x 3 x 3 grid with halved log-step around the top-k candidates.
+// The constrained search is the same procedure with every infeasible θ discarded.
+//
+// A "task" is one (f*, D) pair: training data, evaluation points, 0/1 labels and quadrature weights
+// (synthetic: grid + trapezoid weights; a user's data: validation points + equal weights).
+// Only public API is used: Posterior::mean / variance with σ = 1 give z₁ = (μ_D − t)/√k_D, and
+// p_D for any σ is Φ(z₁/σ) because μ_D and k_D do not depend on σ, so one posterior per (ℓ, r)
+// serves every σ.
+#include <Eigen/Core>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpdp/kernel.hpp"
+
+namespace gpdp::experiments {
+
+struct Theta {
+  double ell;
+  double r;
+  double sigma;
+};
+
+struct ExcursionTask {
+  Points X;
+  Eigen::VectorXd y;
+  std::shared_ptr<const Points> eval_points;
+  std::shared_ptr<const Eigen::VectorXd> weights;
+  Eigen::VectorXd truth;  // 0/1 on eval_points
+};
+
+// z₁ = (μ_D − t)/√k_D on task.eval_points for θ = (ℓ, r, ·): p_D = Φ(z₁/σ).
+Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, double threshold);
+
+// Per-task integrated BCE of many θ, parallel over tasks (deterministic for any thread count).
+class ExcursionObjective {
+ public:
+  ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads);
+  const std::vector<ExcursionTask>& tasks() const { return tasks_; }
+  double threshold() const { return threshold_; }
+  int threads() const { return threads_; }
+  // tasks x thetas matrix of L_BCE.
+  Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas) const;
+
+ private:
+  std::vector<ExcursionTask> tasks_;
+  double threshold_;
+  int threads_;
+};
+
+struct SearchGrid {
+  std::vector<double> ell, r, sigma;  // each increasing and log-spaced
+  static SearchGrid log_spaced(double ell_lo, double ell_hi, int n_ell, double r_lo, double r_hi,
+                               int n_r, double sigma_lo, double sigma_hi, int n_sigma);
+};
+
+struct SearchSpec {
+  SearchGrid coarse;
+  int refinement_rounds = 2;
+  int top_k = 3;
+};
+
+// ε_L(θ) from the accountant; θ is feasible iff epsilon(θ) < epsilon_max (strict, as in eq. 7).
+struct PrivacyConstraint {
+  std::function<double(const Theta&)> epsilon;
+  double epsilon_max;
+};
+
+struct SearchResult {
+  Theta best{};
+  double objective = 0.0;         // mean BCE at best
+  Eigen::VectorXd per_task;       // BCE of best on each task
+  long candidates_evaluated = 0;  // θ evaluated by this search (cache hits included)
+  bool constrained = false;
+};
+
+// Caches every θ it has evaluated, so the unconstrained and constrained searches on the same
+// population share work.
+class HyperparameterSearch {
+ public:
+  HyperparameterSearch(const ExcursionObjective& objective, SearchSpec spec,
+                       std::function<void(const std::string&)> progress = {});
+  SearchResult run(const PrivacyConstraint* constraint = nullptr);
+  long distinct_evaluations() const { return static_cast<long>(cache_.size()); }
+
+ private:
+  struct Key {
+    long long a, b, c;
+    auto operator<=>(const Key&) const = default;
+  };
+  static Key key(const Theta& t);
+  void ensure(const std::vector<Theta>& thetas);
+
+  const ExcursionObjective& objective_;
+  SearchSpec spec_;
+  std::function<void(const std::string&)> progress_;
+  std::map<Key, Eigen::VectorXd> cache_;
+};
+
+}  // namespace gpdp::experiments

@@ -1,0 +1,40 @@
+#include "gpdp/experiments/privacy_constraint.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "gpdp/privacy/mechanism.hpp"
+
+namespace gpdp::experiments {
+
+double ExcursionPrivacy::epsilon(const Theta& theta) const {
+  privacy::GpMechanism m;
+  m.kernel = Kernel::exponential(theta.ell);
+  m.dim = dim;
+  m.n = n;
+  m.r = theta.r;
+  m.sigma = theta.sigma;
+  m.M_Y = M_Y;
+  m.lemma = dim == 1 ? privacy::SensitivityLemma::B7 : privacy::SensitivityLemma::B1;
+  privacy::Accountant accountant;
+  accountant.add(privacy::rdp_curve(m), paths);
+  const double eps = accountant.epsilon(delta, conversion).epsilon;
+  return std::isfinite(eps) ? eps : std::numeric_limits<double>::infinity();
+}
+
+std::string ExcursionPrivacy::description() const {
+  return fmt::format(
+      "exponential kernel on [0,1]^{}, κ = exp(−{}/ℓ) (Proposition 3), Δ_n by Lemma {}, M_Y = {}, "
+      "Theorem 3.1, n = {}, L = {} path(s) composed, δ = {}, conversion: {}",
+      dim, dim == 1 ? "1" : fmt::format("√{}", dim), dim == 1 ? "B.7" : "B.1", M_Y, n, paths,
+      delta, privacy::conversion_citation(conversion));
+}
+
+PrivacyConstraint ExcursionPrivacy::constraint(double epsilon_max) const {
+  const ExcursionPrivacy copy = *this;
+  return {[copy](const Theta& t) { return copy.epsilon(t); }, epsilon_max};
+}
+
+}  // namespace gpdp::experiments
