@@ -1,0 +1,192 @@
+// Metrics, generators and the release of the excursion-set experiments on hand-checkable cases.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <type_traits>
+
+#include "gpdp/error.hpp"
+#include "gpdp/experiments/fields.hpp"
+#include "gpdp/experiments/metrics.hpp"
+#include "gpdp/experiments/release.hpp"
+#include "gpdp/posterior.hpp"
+
+namespace gx = gpdp::experiments;
+using Eigen::VectorXd;
+
+TEST(TrapezoidWeights, OneDimensionHalvesTheEnds) {
+  const VectorXd w = gx::trapezoid_weights(gpdp::Grid::parse("0:1:5"));
+  ASSERT_EQ(w.size(), 5);
+  EXPECT_DOUBLE_EQ(w[0], 0.125);
+  EXPECT_DOUBLE_EQ(w[1], 0.25);
+  EXPECT_DOUBLE_EQ(w[4], 0.125);
+  EXPECT_NEAR(w.sum(), 1.0, 1e-15);
+}
+
+TEST(TrapezoidWeights, TwoDimensionsIsTheTensorProductFirstAxisFastest) {
+  // x-axis 0:1:3 (h = 0.5), y-axis 0:2:3 (h = 1): weights (.25,.5,.25) x (.5,1,.5).
+  const VectorXd w = gx::trapezoid_weights(gpdp::Grid::parse("0:1:3,0:2:3"));
+  ASSERT_EQ(w.size(), 9);
+  EXPECT_DOUBLE_EQ(w[0], 0.25 * 0.5);
+  EXPECT_DOUBLE_EQ(w[1], 0.5 * 0.5);   // second x, first y
+  EXPECT_DOUBLE_EQ(w[4], 0.5 * 1.0);   // centre
+  EXPECT_DOUBLE_EQ(w[3], 0.25 * 1.0);  // first x, second y
+  EXPECT_NEAR(w.sum(), 2.0, 1e-15);    // area of [0,1] x [0,2]
+}
+
+TEST(LogNormalCdf, MatchesKnownValuesAndTheFarTail) {
+  EXPECT_NEAR(gx::log_normal_cdf(0.0), std::log(0.5), 1e-15);
+  EXPECT_NEAR(gx::log_normal_cdf(1.0), std::log(0.8413447460685429), 1e-14);
+  // log Φ(−40) = −800 − log 40 − ½ log 2π + log(1 − 1/1600 + 3/40⁴ − …) = −804.60844201...
+  EXPECT_NEAR(gx::log_normal_cdf(-40.0), -804.6084420137538, 1e-9);
+  // The two branches agree where they meet (z = −30).
+  EXPECT_NEAR(gx::log_normal_cdf(-30.0 + 1e-9), gx::log_normal_cdf(-30.0 - 1e-9), 1e-7);
+}
+
+TEST(IntegratedBce, HandComputedOnFivePoints) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:5");
+  const VectorXd w = gx::trapezoid_weights(grid);
+  VectorXd truth(5), p(5);
+  truth << 1, 1, 0, 0, 0;
+  p << 0.9, 0.8, 0.1, 0.5, 0.2;
+  const double expected = -(0.125 * std::log(0.9) + 0.25 * std::log(0.8) + 0.25 * std::log(0.9) +
+                            0.25 * std::log(0.5) + 0.125 * std::log(0.8));
+  EXPECT_NEAR(gx::integrated_bce(p, truth, w), expected, 1e-14);
+  // The same through z = Φ⁻¹(p): z = 0 gives log 2 everywhere.
+  EXPECT_NEAR(gx::integrated_bce_from_z(VectorXd::Zero(5), truth, w), std::log(2.0), 1e-14);
+}
+
+TEST(IntegratedBce, StaysFiniteWhenProbabilityUnderflows) {
+  const VectorXd w = VectorXd::Constant(1, 1.0);
+  const VectorXd truth = VectorXd::Constant(1, 1.0);
+  // p = Φ(−40) underflows nothing in log space: −log p = 804.608...
+  EXPECT_NEAR(gx::integrated_bce_from_z(VectorXd::Constant(1, -40.0), truth, w), 804.6084420137538, 1e-9);
+}
+
+TEST(IntersectionOverUnion, HandComputed) {
+  const VectorXd w = gx::trapezoid_weights(gpdp::Grid::parse("0:1:5"));
+  VectorXd a(5), b(5);
+  a << 1, 1, 0, 0, 0;
+  b << 0, 1, 1, 0, 0;
+  // ∩ = {x1}: 0.25; ∪ = {x0, x1, x2}: 0.125 + 0.25 + 0.25.
+  EXPECT_NEAR(gx::intersection_over_union(a, b, w), 0.25 / 0.625, 1e-15);
+  EXPECT_DOUBLE_EQ(gx::intersection_over_union(a, a, w), 1.0);
+  EXPECT_DOUBLE_EQ(gx::intersection_over_union(VectorXd::Zero(5), VectorXd::Zero(5), w), 1.0);
+  EXPECT_DOUBLE_EQ(gx::intersection_over_union(a, VectorXd::Ones(5) - a, w), 0.0);
+}
+
+TEST(EffectiveDimension, TwoPointExponentialKernelByEigenvalues) {
+  // K = [[1, a], [a, 1]], a = exp(−0.3/ℓ); eigenvalues 1 ± a, so
+  // d_eff = tr(K (K + r² I)⁻¹) = (1+a)/(1+a+r²) + (1−a)/(1−a+r²).
+  const double ell = 0.5, r = 0.7;
+  gpdp::Points X(2, 1);
+  X << 0.2, 0.5;
+  const gpdp::Posterior post(gpdp::Kernel::exponential(ell), X, VectorXd::Zero(2), {r, 1.0});
+  const double a = std::exp(-0.3 / ell);
+  const double expected = (1 + a) / (1 + a + r * r) + (1 - a) / (1 - a + r * r);
+  EXPECT_NEAR(post.effective_dimension(), expected, 1e-12);
+}
+
+TEST(VoteRelease, CountsVotesAgainstTheCutoff) {
+  Eigen::MatrixXd paths(3, 4);
+  paths << 0.5, 0.1, -0.2, 0.0,   // 3 of 4 paths ≥ 0 (0.0 counts)
+      -1.0, -0.1, 0.3, -0.5,      // 1 of 4
+      2.0, 1.0, 3.0, 4.0;         // 4 of 4
+  VectorXd expect_half(3), expect_all(3), expect_quarter(3);
+  expect_half << 1, 0, 1;
+  expect_all << 0, 0, 1;
+  expect_quarter << 1, 1, 1;
+  EXPECT_EQ(gx::vote_release(paths, 0.0, 0.5), expect_half);
+  EXPECT_EQ(gx::vote_release(paths, 0.0, 1.0), expect_all);
+  EXPECT_EQ(gx::vote_release(paths, 0.0, 0.25), expect_quarter);
+  EXPECT_THROW(gx::vote_release(paths, 0.0, 0.0), gpdp::InputError);
+}
+
+TEST(VoteRelease, ReleaseBOfADrawsBatchUsesItsOwnColumns) {
+  gpdp::Draws draws;
+  draws.values.resize(2, 4);
+  draws.values << 1, 1, -1, -1,
+                  -1, 1, 1, 1;
+  VectorXd first(2), second(2);
+  first << 1, 0;   // columns 0-1 with c = 1
+  second << 0, 1;  // columns 2-3
+  EXPECT_EQ(gx::vote_release(draws, 2, 0, 0.0, 1.0), first);
+  EXPECT_EQ(gx::vote_release(draws, 2, 1, 0.0, 1.0), second);
+  EXPECT_THROW(gx::vote_release(draws, 2, 2, 0.0, 1.0), gpdp::InputError);
+}
+
+// The release is a post-processing of sample paths only: no overload accepts a Posterior (so it
+// cannot read μ_D or k_D).
+template <class T>
+concept ReleasableFrom = requires(const T& x) { gx::vote_release(x, 0.0, 1.0); };
+static_assert(ReleasableFrom<Eigen::MatrixXd>);
+static_assert(!ReleasableFrom<gpdp::Posterior>);
+
+TEST(SmoothPaths, KeepsConstantsAndSpreadsAPointSymmetrically) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:21,0:1:21");
+  Eigen::MatrixXd paths = Eigen::MatrixXd::Constant(grid.size(), 2, 3.0);
+  paths(10 + 21 * 10, 1) = 4.0;  // a bump at the centre of path 2
+  const Eigen::MatrixXd s = gx::smooth_paths(paths, grid, 0.1);
+  EXPECT_NEAR((s.col(0).array() - 3.0).abs().maxCoeff(), 0.0, 1e-12);
+  // Symmetric spread: left/right and up/down neighbours equal, centre below the bump.
+  EXPECT_NEAR(s(9 + 21 * 10, 1), s(11 + 21 * 10, 1), 1e-12);
+  EXPECT_NEAR(s(10 + 21 * 9, 1), s(10 + 21 * 11, 1), 1e-12);
+  EXPECT_NEAR(s(9 + 21 * 10, 1), s(10 + 21 * 9, 1), 1e-12);
+  EXPECT_LT(s(10 + 21 * 10, 1), 4.0);
+  EXPECT_GT(s(10 + 21 * 10, 1), 3.0);
+  EXPECT_EQ(gx::smooth_paths(paths, grid, 0.0), paths);
+}
+
+TEST(Generators, OneDimensionalFieldRespectsTheResponseBound) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:800");
+  for (const double nsr : {0.11, 0.43, 1.0, 1.5}) {
+    gpdp::SeededRng rng(7);
+    const gx::ExcursionPair p = gx::generate_field_1d({100, nsr, 1.0}, grid, rng);
+    const double m_xi = nsr / (1 + nsr);
+    ASSERT_EQ(p.X.rows(), 100);
+    ASSERT_EQ(p.field.size(), 800);
+    EXPECT_LE(p.field.cwiseAbs().maxCoeff(), 1 - m_xi + 1e-12);
+    EXPECT_LE(p.y.cwiseAbs().maxCoeff(), 1.0);
+    EXPECT_TRUE((p.X.array() >= 0).all() && (p.X.array() <= 1).all());
+    EXPECT_EQ(p.truth, gx::indicator_at_least(p.field, 0.0));
+  }
+}
+
+TEST(Generators, NoiselessFieldIsTheGridFieldAtTheCovariates) {
+  // NSR = 0: y = f*(x). The OU draw is continuous, so on an 800-point grid the value at a covariate
+  // is close to the nearest grid value (|Δf| ~ √(2h/ℓ) ≈ 0.05 at one grid step; allow 0.2).
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:800");
+  gpdp::SeededRng rng(3);
+  const gx::ExcursionPair p = gx::generate_field_1d({50, 0.0, 1.0}, grid, rng);
+  EXPECT_NEAR(std::max(p.field.cwiseAbs().maxCoeff(), p.y.cwiseAbs().maxCoeff()), 1.0, 1e-12);
+  for (int i = 0; i < 50; ++i) {
+    const auto k = static_cast<Eigen::Index>(std::lround(p.X(i, 0) * 799));
+    EXPECT_NEAR(p.y[i], p.field[k], 0.2) << "covariate " << p.X(i, 0);
+  }
+}
+
+TEST(Generators, SeededAndReproducible) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:50,0:1:50");
+  gpdp::SeededRng a(11), b(11), c(12);
+  const auto pa = gx::generate_plume_2d({}, grid, a);
+  const auto pb = gx::generate_plume_2d({}, grid, b);
+  const auto pc = gx::generate_plume_2d({}, grid, c);
+  EXPECT_EQ(pa.y, pb.y);
+  EXPECT_EQ(pa.field, pb.field);
+  EXPECT_NE(pa.y, pc.y);
+}
+
+TEST(Generators, PlumeFieldIsRescaledAndBounded) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:60,0:1:60");
+  gpdp::SeededRng rng(5);
+  gx::Plume2dSpec spec;
+  spec.nsr = 1.0;
+  const auto p = gx::generate_plume_2d(spec, grid, rng);
+  EXPECT_EQ(p.X.rows(), 400);
+  EXPECT_LE(p.field.cwiseAbs().maxCoeff(), 0.5 + 1e-12);  // (1 − M_ξ) f*, M_ξ = 0.5
+  EXPECT_LE(p.y.cwiseAbs().maxCoeff(), 1.0);
+  // Below the 65 % quantile of h the sigmoid is < ½, so at most ~35 % of the grid is in the set
+  // (min-max rescaling moves the level a little; allow up to 50 %).
+  const double share = p.truth.mean();
+  EXPECT_GT(share, 0.0);
+  EXPECT_LT(share, 0.5);
+}
