@@ -9,7 +9,8 @@
 namespace gpdp::geometry {
 
 std::vector<Interval> excursion_intervals(ValuesView values, const Grid& grid, double level) {
-  require(grid.dim() == 1, fmt::format("excursion intervals: needs a 1-D grid, got {}-D", grid.dim()));
+  require(grid.dim() == 1,
+          fmt::format("excursion intervals: needs a 1-D grid, got {}-D", grid.dim()));
   require(values.size() == static_cast<std::size_t>(grid.size()),
           fmt::format("excursion intervals: {} values for a grid of {} points", values.size(),
                       grid.size()));

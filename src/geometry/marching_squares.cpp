@@ -59,9 +59,9 @@ struct Edges {
 };
 
 struct Trace {
-  std::vector<long> next;       // next[e]: the edge the contour reaches after crossing e; -1 none
-  std::vector<Point2> point;    // crossing point on edge e
-  std::vector<char> on_pad;     // edge e touches a padding point (the domain boundary)
+  std::vector<long> next;     // next[e]: the edge the contour reaches after crossing e; -1 none
+  std::vector<Point2> point;  // crossing point on edge e
+  std::vector<char> on_pad;   // edge e touches a padding point (the domain boundary)
 };
 
 // Walks every cell; orients each segment with the excursion set on its left (so outer rings run
@@ -106,8 +106,8 @@ Trace trace(const Padded& p, double level) {
       }
       // Saddle: the cell mean decides whether the two inside corners are joined through the
       // centre (segments cut off the outside corners) or separated (they cut off the inside ones).
-      const double mean = (p.at(ci[0], cj[0]) + p.at(ci[1], cj[1]) + p.at(ci[2], cj[2]) +
-                           p.at(ci[3], cj[3])) / 4;
+      const double mean =
+          (p.at(ci[0], cj[0]) + p.at(ci[1], cj[1]) + p.at(ci[2], cj[2]) + p.at(ci[3], cj[3])) / 4;
       const int shift = mean >= level ? 1 : 3;
       for (int m = 0; m < 2; ++m) {
         t.next[static_cast<std::size_t>(eid[leaving[m]])] = eid[(leaving[m] + shift) % 4];
@@ -187,7 +187,9 @@ std::vector<Polyline> contour_lines(ValuesView values, const Grid& grid, double 
   std::vector<Polyline> lines;
   for (const auto& chain : chains(t)) {
     const auto n = chain.size();
-    auto pad_edge = [&](std::size_t k) { return t.on_pad[static_cast<std::size_t>(chain[k % n])] != 0; };
+    auto pad_edge = [&](std::size_t k) {
+      return t.on_pad[static_cast<std::size_t>(chain[k % n])] != 0;
+    };
     std::size_t start = 0;
     while (start < n && !pad_edge(start)) ++start;
     if (start == n) {  // a loop inside the domain

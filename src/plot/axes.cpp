@@ -16,9 +16,9 @@ void require_same_size(const char* what, std::size_t a, std::size_t b) {
 
 void require_grid_2d(const char* what, Values values, const Grid& grid) {
   require(grid.dim() == 2, fmt::format("plot {}: needs a 2-D grid, got {}-D", what, grid.dim()));
-  require(values.size() == static_cast<std::size_t>(grid.size()),
-          fmt::format("plot {}: {} values for a grid of {} points", what, values.size(),
-                      grid.size()));
+  require(
+      values.size() == static_cast<std::size_t>(grid.size()),
+      fmt::format("plot {}: {} values for a grid of {} points", what, values.size(), grid.size()));
 }
 
 Axes::Curve make_curve(Axes::Curve::Kind kind, std::vector<double> xs, std::vector<double> ys,

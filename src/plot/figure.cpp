@@ -38,18 +38,18 @@ void check(cairo_status_t status, const std::string& what) {
 
 Figure::Figure(int width_px, int height_px, int rows, int cols)
     : width_(width_px), height_(height_px), rows_(rows), cols_(cols) {
-  require(width_px >= 50 && height_px >= 50 && width_px <= 20000 && height_px <= 20000,
-          fmt::format("plot figure: size must be 50..20000 pixels, got {}x{}", width_px,
-                      height_px));
+  require(
+      width_px >= 50 && height_px >= 50 && width_px <= 20000 && height_px <= 20000,
+      fmt::format("plot figure: size must be 50..20000 pixels, got {}x{}", width_px, height_px));
   require(rows >= 1 && cols >= 1 && rows <= 20 && cols <= 20,
           fmt::format("plot figure: need 1..20 rows and columns, got {}x{}", rows, cols));
   panels_.resize(static_cast<std::size_t>(rows * cols));
 }
 
 Axes& Figure::panel(int row, int col) {
-  require(row >= 0 && row < rows_ && col >= 0 && col < cols_,
-          fmt::format("plot figure: panel ({}, {}) outside the {}x{} grid", row, col, rows_,
-                      cols_));
+  require(
+      row >= 0 && row < rows_ && col >= 0 && col < cols_,
+      fmt::format("plot figure: panel ({}, {}) outside the {}x{} grid", row, col, rows_, cols_));
   return panels_[static_cast<std::size_t>(row * cols_ + col)];
 }
 
@@ -68,9 +68,8 @@ std::string Figure::render(const std::string& format) const {
           fmt::format("plot: unknown format '{}' (use png or svg)", format));
   std::string bytes;
   std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> surface(
-      format == "png"
-          ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width_, height_)
-          : cairo_svg_surface_create_for_stream(append_bytes, &bytes, width_, height_),
+      format == "png" ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width_, height_)
+                      : cairo_svg_surface_create_for_stream(append_bytes, &bytes, width_, height_),
       cairo_surface_destroy);
   check(cairo_surface_status(surface.get()), "creating the " + format + " surface");
   {

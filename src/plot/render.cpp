@@ -97,9 +97,7 @@ struct Scale {
   bool log;
   double p0, p1;  // pixel positions of lo and hi
   double t(double v) const { return log ? std::log10(v) : v; }
-  double operator()(double v) const {
-    return p0 + (t(v) - t(lo)) / (t(hi) - t(lo)) * (p1 - p0);
-  }
+  double operator()(double v) const { return p0 + (t(v) - t(lo)) / (t(hi) - t(lo)) * (p1 - p0); }
   bool valid(double v) const { return std::isfinite(v) && (!log || v > 0); }
 };
 
@@ -264,7 +262,8 @@ void draw_image(cairo_t* cr, const Axes::Image& im, const Scale& X, const Scale&
   unsigned char* data = cairo_image_surface_get_data(img.get());
   const int stride = cairo_image_surface_get_stride(img.get());
   for (int j = 0; j < ny; ++j) {
-    auto* row = reinterpret_cast<std::uint32_t*>(data + static_cast<std::ptrdiff_t>(ny - 1 - j) * stride);
+    auto* row =
+        reinterpret_cast<std::uint32_t*>(data + static_cast<std::ptrdiff_t>(ny - 1 - j) * stride);
     for (int i = 0; i < nx; ++i) {
       const double v = im.values[static_cast<std::size_t>(j) * nx + i];
       const Color c = std::isfinite(v) ? colormap(im.style.map, unit(im, v)) : Color{1, 1, 1, 1};
@@ -327,11 +326,11 @@ std::vector<Entry> legend_entries(const Axes& axes) {
                    [&](const Axes::Curve& c) {
                      if (c.kind == Axes::Curve::Kind::scatter) {
                        if (!c.marker.label.empty())
-                         out.push_back({Entry::Kind::marker, c.color, false, c.marker.size,
-                                        c.marker.label});
+                         out.push_back(
+                             {Entry::Kind::marker, c.color, false, c.marker.size, c.marker.label});
                      } else if (!c.line.label.empty()) {
-                       out.push_back({Entry::Kind::line, c.color, c.line.dashed, c.line.width,
-                                      c.line.label});
+                       out.push_back(
+                           {Entry::Kind::line, c.color, c.line.dashed, c.line.width, c.line.label});
                      }
                    },
                    [&](const Axes::Band& b) {
@@ -363,7 +362,8 @@ void draw_legend(cairo_t* cr, const Axes& axes, Rect plot) {
   double text_w = 0;
   for (const auto& e : entries) text_w = std::max(text_w, text_width(cr, e.label));
   const double row = 20, sample = 28, pad = 8;
-  const double w = pad + sample + 8 + text_w + pad, h = pad + row * static_cast<double>(entries.size()) + pad - 4;
+  const double w = pad + sample + 8 + text_w + pad,
+               h = pad + row * static_cast<double>(entries.size()) + pad - 4;
   const auto pos = *axes.settings().legend;
   const bool right = pos == LegendPosition::upper_right || pos == LegendPosition::lower_right;
   const bool upper = pos == LegendPosition::upper_right || pos == LegendPosition::upper_left;
@@ -466,7 +466,8 @@ void draw_axes(cairo_t* cr, const Axes& axes, Rect cell) {
   // Margins: measured from the labels that go there.
   const double top = 10 + (s.title.empty() ? 0 : 24);
   const double bottom = 26 + (s.xlabel.empty() ? 0 : 22);
-  double right = 18 + (cbar ? kColorbarWidth + 70 + (cbar->style.colorbar_label.empty() ? 0 : 20) : 0);
+  double right =
+      18 + (cbar ? kColorbarWidth + 70 + (cbar->style.colorbar_label.empty() ? 0 : 20) : 0);
   Scale Y{lim.y.first, lim.y.second, s.ylog, cell.y + cell.h - bottom, cell.y + top};
   const auto yticks = ticks_for(Y, Y.p0 - Y.p1, 55);
   set_font(cr, kTickFont);
@@ -501,16 +502,16 @@ void draw_axes(cairo_t* cr, const Axes& axes, Rect cell) {
     cairo_stroke(cr);
   }
   for (const auto& el : axes.elements()) {
-    std::visit(Overloaded{[&](const Axes::Band& b) { draw_band(cr, b, X, Y); },
-                          [&](const Axes::Bars& b) { draw_bars(cr, b, X, Y); },
-                          [&](const auto&) {}},
-               el);
+    std::visit(
+        Overloaded{[&](const Axes::Band& b) { draw_band(cr, b, X, Y); },
+                   [&](const Axes::Bars& b) { draw_bars(cr, b, X, Y); }, [&](const auto&) {}},
+        el);
   }
   for (const auto& el : axes.elements()) {
-    std::visit(Overloaded{[&](const Axes::Contour& c) { draw_contour(cr, c, X, Y); },
-                          [&](const Axes::Curve& c) { draw_curve(cr, c, X, Y); },
-                          [&](const auto&) {}},
-               el);
+    std::visit(
+        Overloaded{[&](const Axes::Contour& c) { draw_contour(cr, c, X, Y); },
+                   [&](const Axes::Curve& c) { draw_curve(cr, c, X, Y); }, [&](const auto&) {}},
+        el);
   }
   cairo_restore(cr);
   for (const auto& el : axes.elements()) {

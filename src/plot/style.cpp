@@ -37,9 +37,8 @@ Color interpolate(std::span<const std::uint32_t> anchors, double t) {
 Color colormap(Colormap map, double t) {
   if (std::isnan(t)) return {1, 1, 1, 0};
   // viridis sampled at 9 equally spaced points (the published viridis(9) palette).
-  static const std::array<std::uint32_t, 9> viridis = {0x440154, 0x472d7b, 0x3b528b,
-                                                       0x2c728e, 0x21908c, 0x27ad81,
-                                                       0x5dc863, 0xaadc32, 0xfde725};
+  static const std::array<std::uint32_t, 9> viridis = {
+      0x440154, 0x472d7b, 0x3b528b, 0x2c728e, 0x21908c, 0x27ad81, 0x5dc863, 0xaadc32, 0xfde725};
   // ColorBrewer RdBu (11 classes), reversed so that low = blue, high = red.
   static const std::array<std::uint32_t, 11> rdbu = {0x053061, 0x2166ac, 0x4393c3, 0x92c5de,
                                                      0xd1e5f0, 0xf7f7f7, 0xfddbc7, 0xf4a582,

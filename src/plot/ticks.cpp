@@ -72,9 +72,9 @@ std::vector<Tick> log_ticks(double lo, double hi, int target) {
       for (int m : {1, 2, 5}) {
         const double v = m * std::pow(10.0, e);
         if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9)) continue;
-        std::string label = plain ? fmt::format("{:g}", v)
-                                  : (m == 1 ? "10" + superscript(e)
-                                            : fmt::format("{}·10{}", m, superscript(e)));
+        std::string label =
+            plain ? fmt::format("{:g}", v)
+                  : (m == 1 ? "10" + superscript(e) : fmt::format("{}·10{}", m, superscript(e)));
         ticks.push_back({v, std::move(label)});
       }
     }

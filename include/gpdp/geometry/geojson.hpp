@@ -3,7 +3,6 @@
 // outer rings are counter-clockwise and holes clockwise (re-oriented here if needed), rings closed
 // by repeating the first position. Coordinates are [x, y] in the grid's units.
 #include <nlohmann/json.hpp>
-
 #include <vector>
 
 #include "gpdp/geometry/polygon.hpp"

@@ -16,7 +16,7 @@ namespace gpdp::geometry {
 std::vector<Polygon> excursion_polygons(ValuesView values, const Grid& grid, double level);
 
 struct Polyline {
-  std::vector<Point2> points;
+  std::vector<Point2> points = {};
   bool closed = false;  // closed: the last point joins the first
 };
 

@@ -13,8 +13,8 @@ struct Point2 {
 using Ring = std::vector<Point2>;
 
 struct Polygon {
-  Ring outer;               // counter-clockwise when produced by excursion_polygons
-  std::vector<Ring> holes;  // clockwise when produced by excursion_polygons
+  Ring outer = {};               // counter-clockwise when produced by excursion_polygons
+  std::vector<Ring> holes = {};  // clockwise when produced by excursion_polygons
 };
 
 // Shoelace formula: positive for a counter-clockwise ring (x right, y up).

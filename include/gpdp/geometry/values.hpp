@@ -3,7 +3,6 @@
 // std::vector<double>, Eigen vectors, std::span and brace lists alike. It does not own the data:
 // functions taking a ValuesView copy what they keep.
 #include <Eigen/Core>
-
 #include <cstddef>
 #include <initializer_list>
 #include <span>
@@ -13,9 +12,9 @@ namespace gpdp::geometry {
 
 class ValuesView {
  public:
-  ValuesView(std::span<const double> s) : s_(s) {}  // NOLINT: implicit by design
+  ValuesView(std::span<const double> s) : s_(s) {}     // NOLINT: implicit by design
   ValuesView(const std::vector<double>& v) : s_(v) {}  // NOLINT
-  ValuesView(const Eigen::VectorXd& v)  // NOLINT
+  ValuesView(const Eigen::VectorXd& v)                 // NOLINT
       : s_(v.data(), static_cast<std::size_t>(v.size())) {}
   ValuesView(std::initializer_list<double> v) : s_(v.begin(), v.size()) {}  // NOLINT
 

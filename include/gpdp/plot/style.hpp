@@ -1,6 +1,8 @@
 #pragma once
 // Colours, colour maps and the style options of each kind of plot element. All option structs are
-// aggregates, so call sites read ax.line(xs, ys, {.label = "ε(δ)", .dashed = true}).
+// aggregates with a default for every member (so designated initializers may skip any without
+// -Wmissing-field-initializers), and call sites read ax.line(xs, ys, {.label = "ε(δ)", .dashed =
+// true}).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,31 +38,32 @@ enum class Colormap {
 Color colormap(Colormap map, double t);
 
 struct LineStyle {
-  std::string label;           // legend entry; empty = none
-  std::optional<Color> color;  // default: next colour of the cycle
+  std::string label = {};           // legend entry; empty = none
+  std::optional<Color> color = {};  // default: next colour of the cycle
   bool dashed = false;
   double width = 2.0;  // pixels
 };
 
 struct BandStyle {
-  std::string label;
-  std::optional<Color> color;  // default: the colour the NEXT line() will get (band, then line)
+  std::string label = {};
+  std::optional<Color> color =
+      {};  // default: the colour the NEXT line() will get (band, then line)
   double alpha = 0.25;
 };
 
 struct MarkerStyle {
-  std::string label;
-  std::optional<Color> color;
+  std::string label = {};
+  std::optional<Color> color = {};
   double size = 3.5;  // radius in pixels
   bool filled = true;
 };
 
 struct HistogramStyle {
-  std::string label;
-  std::optional<Color> color;
+  std::string label = {};
+  std::optional<Color> color = {};
   double alpha = 0.55;
-  bool density = false;                        // heights integrate to 1 instead of counts
-  std::optional<double> lo = {}, hi = {};      // bin range; default: data min/max
+  bool density = false;                    // heights integrate to 1 instead of counts
+  std::optional<double> lo = {}, hi = {};  // bin range; default: data min/max
 };
 
 struct HeatmapStyle {
@@ -68,7 +71,7 @@ struct HeatmapStyle {
   std::optional<double> vmin = {}, vmax = {};  // default: data range (diverging: symmetric)
   double center = 0.0;                         // diverging maps: the value drawn white
   bool colorbar = true;
-  std::string colorbar_label;
+  std::string colorbar_label = {};
 };
 
 struct TextStyle {
