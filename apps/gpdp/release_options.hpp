@@ -1,0 +1,33 @@
+#pragma once
+// Flags shared by `gpdp release` and `gpdp query`: the input description (domain, response
+// policy, public transform; optionally from a JSON config file) and the key of a kept path.
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "gpdp/release/input.hpp"
+#include "gpdp/release/path_store.hpp"
+#include "options.hpp"
+
+namespace gpdp::cli {
+
+struct InputFlags {
+  std::string config;
+  std::string domain;
+  double M_Y = 1.0;
+  std::string policy = "clip";
+  std::string transform = "none";
+  double center = 0.0;
+  double scale = 1.0;
+};
+void add_input_flags(CLI::App* app, InputFlags& f);
+// The config file (if any) first, then every flag given on the command line on top of it.
+release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, const CLI::App* app);
+
+struct PathKeyFlags {
+  std::string key_file;
+  std::string passphrase_env;
+};
+void add_path_key_flags(CLI::App* app, PathKeyFlags& f);
+release::PathKey to_path_key(const PathKeyFlags& f);
+
+}  // namespace gpdp::cli

@@ -1,0 +1,50 @@
+#pragma once
+// What a release writes, rendered in memory first (so nothing touches the disk before the ledger
+// commit), then published as one folder: files go into a hidden staging folder beside --out,
+// are fsync'ed, and the folder is renamed to --out in one step.
+// Every function here takes RELEASED values (snapped sample paths) only.
+#include <Eigen/Core>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/grid.hpp"
+#include "gpdp/kernel.hpp"
+
+namespace gpdp::release {
+
+// The release folder must not exist or be empty, and its parent must exist and be writable.
+// InputError otherwise (checked before any budget is spent).
+void check_output_dir(const std::string& out_dir);
+// True when `inner` is `outer` or lies inside it (after resolving both).
+bool path_within(const std::string& inner, const std::string& outer);
+
+// Writes name → content into a fresh staging folder and renames it to `out_dir`.
+void publish_folder(const std::string& out_dir, const std::map<std::string, std::string>& files);
+
+// Fraction of the L paths (columns) at or above `level` at each point.
+Eigen::VectorXd vote_fraction(const Eigen::MatrixXd& paths, double level);
+
+// points, draw_1..draw_L (model units), value_1..value_L (response units = center + scale·draw),
+// vote fraction, in_set (vote ≥ cutoff).
+std::string draws_csv(const Points& points, const std::vector<std::string>& names,
+                      const Eigen::MatrixXd& draws, double center, double scale, double level,
+                      double cutoff);
+
+struct MapText {
+  std::string title;
+  std::string subtitle;
+  std::string value_label;
+  std::string watermark;  // "NOT FOR RELEASE" for internal evaluation images
+};
+// 2-D grid: heatmap of `field` (response units) with the contour {field = level}; 1-D grid: the
+// curve(s) with the threshold line. `format` is png or svg.
+std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double level,
+                       const MapText& text, const std::string& format);
+
+// GeoJSON FeatureCollection with the excursion polygons {field ≥ level} of a 2-D grid field.
+std::string excursion_geojson(const Eigen::VectorXd& field, const Grid& grid, double level,
+                              const std::string& description);
+
+}  // namespace gpdp::release
