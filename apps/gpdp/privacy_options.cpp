@@ -1,0 +1,97 @@
+#include "privacy_options.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "gpdp/error.hpp"
+
+namespace gpdp::cli {
+
+void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size) {
+  if (with_size) {
+    app->add_option("--n", o.n, "Dataset size n ≥ 1 (replace-one neighbours)")->required();
+    app->add_option("--dim", o.dim, "Covariate dimension d")->capture_default_str();
+  }
+  app->add_option("--domain", o.domain,
+                  "Covariate domain box lo:hi,... (default: the unit box [0,1]^d); sets κ");
+  app->add_option("--kappa", o.kappa,
+                  "Override κ = inf k(x,x') over the domain (in [0,1]; 0 is always safe)");
+  app->add_option("--M-Y", o.M_Y, "Response bound |y| ≤ M_Y (data must be clipped to it)")
+      ->capture_default_str();
+  app->add_option("--sensitivity", o.sensitivity,
+                  "Mean-sensitivity lemma: b1 (generic), b4 (constant kernel), b5 (diagonal kernel), "
+                  "b7 (exponential kernel in 1-D), b8 (RKHS responses, needs --rkhs-norm)")
+      ->capture_default_str();
+  app->add_option("--rkhs-norm", o.rkhs_norm, "B ≥ ‖f*‖_H for --sensitivity b8");
+  app->add_option("--Vn", o.Vn, "A proven upper bound on V_n(r) (default: V̄_n, Proposition 3)");
+  app->add_option("--Delta-n", o.Delta_n,
+                  "A proven upper bound on Δ_n(r) (replaces --sensitivity; your proof, your risk)");
+}
+
+privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
+                                  const HyperOptions& h) {
+  privacy::GpMechanism m;
+  require(o.n >= 1, fmt::format("--n must be ≥ 1, got {}", o.n));
+  require(o.dim >= 1, fmt::format("--dim must be ≥ 1, got {}", o.dim));
+  require(std::isfinite(h.r) && h.r > 0, fmt::format("--r must be positive, got {}", h.r));
+  require(!std::isnan(h.sigma) && h.sigma > 0,
+          fmt::format("--sigma must be positive (or inf for the covariance-only bound), got {}",
+                      h.sigma));
+  require(std::isfinite(h.eta) && h.eta >= 0, fmt::format("--eta must be ≥ 0, got {}", h.eta));
+  require(std::isfinite(o.M_Y) && o.M_Y > 0, fmt::format("--M-Y must be positive, got {}", o.M_Y));
+  require(k.kernel != "exp1d" || o.dim == 1,
+          fmt::format("--kernel exp1d needs --dim 1, got --dim {}", o.dim));
+  m.kernel = to_kernel(k);
+  m.dim = o.dim;
+  if (!o.domain.empty()) {
+    m.domain = Box::parse(o.domain);
+    require(m.domain->dim() == o.dim, fmt::format("--domain has {} dimension(s) but --dim is {}",
+                                                  m.domain->dim(), o.dim));
+  }
+  if (!std::isnan(o.kappa)) {
+    require(o.kappa >= 0 && o.kappa <= 1, fmt::format("--kappa must lie in [0, 1], got {}", o.kappa));
+    m.kappa = o.kappa;
+  }
+  m.n = o.n;
+  m.r = h.r;
+  m.sigma = h.sigma;
+  m.eta = h.eta;
+  m.M_Y = o.M_Y;
+  if (!std::isnan(o.Vn)) {
+    require(std::isfinite(o.Vn) && o.Vn >= 0, fmt::format("--Vn must be ≥ 0, got {}", o.Vn));
+    m.user_Vn = o.Vn;
+  }
+  if (!std::isnan(o.Delta_n)) {
+    require(std::isfinite(o.Delta_n) && o.Delta_n >= 0,
+            fmt::format("--Delta-n must be ≥ 0, got {}", o.Delta_n));
+    m.lemma = privacy::SensitivityLemma::User;
+    m.user_Delta_n = o.Delta_n;
+  } else {
+    m.lemma = privacy::parse_sensitivity_lemma(o.sensitivity);
+  }
+  if (m.lemma == privacy::SensitivityLemma::B8) {
+    require(o.rkhs_norm >= 0, "--sensitivity b8 needs --rkhs-norm B (a bound on ‖f*‖_H)");
+  }
+  m.rkhs_norm = o.rkhs_norm;
+  privacy::resolve_bounds(m);  // every remaining check, with the lemma applicability
+  return m;
+}
+
+void add_accounting_options(CLI::App* app, AccountingOptions& o) {
+  app->add_option("--draws", o.draws, "Number L of released sample paths (RDP composes: L·ε_α)")
+      ->capture_default_str();
+  app->add_option("--delta", o.delta, "δ of the (ε, δ) guarantee, 0 < δ < 1")->required();
+  app->add_option("--conversion", o.conversion,
+                  "RDP→(ε,δ) conversion: mironov (the paper's) or cks (Canonne-Kamath-Steinke / "
+                  "Balle et al., tighter)")
+      ->capture_default_str();
+}
+
+privacy::Conversion to_conversion(const AccountingOptions& o) {
+  require(o.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", o.draws));
+  require(o.delta > 0 && o.delta < 1, fmt::format("--delta must lie in (0, 1), got {}", o.delta));
+  return privacy::parse_conversion(o.conversion);
+}
+
+}  // namespace gpdp::cli

@@ -1,0 +1,47 @@
+#pragma once
+// Flags that describe a GP release to the privacy accountant (SPEC §2), shared by account,
+// calibrate, audit and release. The kernel (--kernel/--ell) and θ (--r/--sigma/--eta) come from the
+// shared groups in options.hpp; this adds what only the accountant needs. Usage:
+//   KernelOptions k; HyperOptions h; MechanismOptions m; AccountingOptions a;
+//   add_kernel_options(sub, k); add_hyper_options(sub, h);
+//   add_mechanism_options(sub, m);            // or (sub, m, false) when n, dim come from data
+//   add_accounting_options(sub, a);
+//   ... after parsing: privacy::GpMechanism mech = to_mechanism(m, k, h);
+#include <CLI/CLI.hpp>
+#include <limits>
+#include <string>
+
+#include "gpdp/privacy/accountant.hpp"
+#include "gpdp/privacy/mechanism.hpp"
+#include "options.hpp"
+
+namespace gpdp::cli {
+
+struct MechanismOptions {
+  long n = 0;            // --n (required when with_size)
+  int dim = 1;           // --dim
+  std::string domain;    // --domain lo:hi,...; empty = unit box [0,1]^dim
+  double kappa = std::numeric_limits<double>::quiet_NaN();  // --kappa override (NaN = from kernel)
+  double M_Y = 1.0;      // --M-Y
+  std::string sensitivity = "b1";  // --sensitivity b1|b4|b5|b7|b8
+  double rkhs_norm = -1.0;         // --rkhs-norm (B.8)
+  double Vn = std::numeric_limits<double>::quiet_NaN();       // --Vn (user-proven)
+  double Delta_n = std::numeric_limits<double>::quiet_NaN();  // --Delta-n (user-proven)
+};
+// Adds --n --dim (only when with_size), --domain --kappa --M-Y --sensitivity --rkhs-norm --Vn --Delta-n.
+void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size = true);
+// Validates (InputError naming the flag; PrivacyError when the lemma does not apply to the kernel).
+// σ = inf is allowed here (covariance-only bound); a release must refuse it itself.
+privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
+                                  const HyperOptions& h);
+
+struct AccountingOptions {
+  long draws = 1;                    // --draws L
+  double delta = std::numeric_limits<double>::quiet_NaN();  // --delta (required)
+  std::string conversion = "mironov";  // --conversion mironov|cks
+};
+void add_accounting_options(CLI::App* app, AccountingOptions& o);
+// Checks L ≥ 1 and 0 < δ < 1; returns the conversion.
+privacy::Conversion to_conversion(const AccountingOptions& o);
+
+}  // namespace gpdp::cli

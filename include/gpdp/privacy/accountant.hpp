@@ -1,0 +1,70 @@
+#pragma once
+// The privacy budget: composes RDP curves and converts to (ε, δ) (SPEC §2).
+//   composition (Mironov 2017, Prop. 1; adaptive too): ε_α(total) = Σ_j L_j ε_α(curve_j),
+//     admissible orders = intersection of the curves' open ranges (1, α_max).
+//   conversion at one order α (both valid for every α > 1):
+//     Mironov 2017 Prop. 3 (the paper's):  ε = R + log(1/δ)/(α−1)
+//     Canonne–Kamath–Steinke 2020 / Balle et al. 2020 Thm 21:
+//                                          ε = R + log((α−1)/α) − (log δ + log α)/(α−1)
+//   ε(δ) = inf over admissible α; δ(ε) likewise (the same formulae solved for δ).
+// The infimum is found by a scan in a variable that resolves both ends of (1, α_max) followed by
+// Brent's method around every local minimum of the scan; the optimal α is reported, and so is an
+// optimum pinned at either end of the range. ε is never reported below 0.
+#include <string>
+#include <vector>
+
+#include "gpdp/privacy/rdp.hpp"
+
+namespace gpdp::privacy {
+
+enum class Conversion { Mironov, CKS };
+std::string to_string(Conversion c);           // "mironov" | "cks"
+Conversion parse_conversion(const std::string& name);  // InputError otherwise
+std::string conversion_citation(Conversion c);
+
+// ε at one order from a composed RDP value R (may be negative: the caller clamps).
+double epsilon_at_order(double rdp, double alpha, double delta, Conversion c);
+// log δ at one order for a target ε.
+double log_delta_at_order(double rdp, double alpha, double epsilon, Conversion c);
+
+struct Guarantee {
+  double epsilon = 0.0;  // ≥ 0 always
+  double delta = 0.0;
+  double alpha = 0.0;    // the optimal order α*
+  double rdp = 0.0;      // composed ε_α at α* (Σ L_j ε_α)
+  double alpha_max = 0.0;
+  Conversion conversion = Conversion::Mironov;
+  bool pinned_low = false;   // the optimum sits at the lower end of the scanned range (α → 1)
+  bool pinned_high = false;  // the optimum sits at the upper end (α → α_max)
+  bool clamped = false;      // the converted ε was negative: the guarantee holds at ε = 0
+  double unclamped_epsilon = 0.0;
+  // Human-readable remarks (pinned optimum, clamping, trivial δ = 1); empty when none.
+  std::string note() const;
+};
+
+class Accountant {
+ public:
+  // Adds `count` independent (possibly adaptively chosen) releases of the mechanism `curve`.
+  Accountant& add(RdpCurve curve, long count = 1);
+  bool empty() const { return entries_.empty(); }
+  long total_releases() const;
+  // Intersection of the admissible ranges: the open upper end.
+  double alpha_max() const;
+  // Composed RDP Σ L_j ε_α(curve_j); +∞ outside the range.
+  double rdp(double alpha) const;
+  // Smallest ε (over α) such that the composition is (ε, δ)-DP; 0 < δ < 1.
+  Guarantee epsilon(double delta, Conversion c) const;
+  // Smallest δ (over α) such that the composition is (ε, δ)-DP; ε ≥ 0.
+  Guarantee delta(double epsilon, Conversion c) const;
+  // One line per entry: "L × <curve description>".
+  std::string description() const;
+
+ private:
+  struct Entry {
+    RdpCurve curve;
+    long count;
+  };
+  std::vector<Entry> entries_;
+};
+
+}  // namespace gpdp::privacy

@@ -1,0 +1,53 @@
+#pragma once
+// A GP posterior-sampling release described as data (dp_accounting's "event"): the public
+// parameters of ONE draw of f_D ~ GP(μ_D, σ² k_D) (+ optional g ~ GP(0, η² k)). The mechanism turns
+// into an RdpCurve (Theorem 3.1 / Proposition 2); the accountant composes L of them.
+// Nothing here touches data: V_n and Δ_n come from the lemmas of bounds.hpp or from the user.
+#include <optional>
+#include <string>
+
+#include "gpdp/domain.hpp"
+#include "gpdp/kernel.hpp"
+#include "gpdp/privacy/bounds.hpp"
+#include "gpdp/privacy/rdp.hpp"
+
+namespace gpdp::privacy {
+
+struct GpMechanism {
+  // Kernel family and ℓ; nullopt = "some kernel with k(x,x) ≤ 1" (then κ must be given or is 0).
+  std::optional<Kernel> kernel;
+  int dim = 1;
+  std::optional<Box> domain;    // covariate domain Ω; default the unit box [0,1]^dim
+  std::optional<double> kappa;  // overrides κ = inf k on Ω
+  long n = 1;                   // dataset size (replace-one neighbours)
+  double r = 1.0;               // effective ridge
+  double sigma = 1.0;           // prior scale; +∞ = covariance-only limit
+  double eta = 0.0;             // added prior noise (Proposition 2)
+  double M_Y = 1.0;             // |y| ≤ M_Y
+  SensitivityLemma lemma = SensitivityLemma::B1;
+  double rkhs_norm = -1.0;         // B ≥ ‖f*‖_H, Lemma B.8 only
+  std::optional<double> user_Vn;   // a proven upper bound on V_n(r) at this r
+  std::optional<double> user_Delta_n;  // a proven upper bound on Δ_n(r) at this r (lemma = User)
+};
+
+// The numbers the bound uses and how each was obtained.
+struct ResolvedBounds {
+  double kappa = 0.0;
+  double Vn = 1.0;
+  double Delta_n = 0.0;
+  double tau = 0.0;        // τ̃ of Proposition 2 (V_n/r² when η = 0)
+  double alpha_max = 0.0;  // open upper end of the admissible orders
+  std::string Vn_source;     // "Proposition 3 (V̄_n)" or "user"
+  std::string Delta_source;  // lemma_assumptions(...) or "user"
+  std::string theorem;       // "Theorem 3.1", "Proposition 2", "Theorem 3.1, σ = ∞ (covariance only)"
+};
+
+// Validates every field (InputError naming it; PrivacyError if the lemma does not apply) and
+// computes κ, V_n, Δ_n, τ̃.
+ResolvedBounds resolve_bounds(const GpMechanism& m);
+
+// The privacy map of one draw: α ↦ ε_α by Theorem 3.1 / Proposition 2.
+RdpCurve rdp_curve(const GpMechanism& m);
+RdpCurve rdp_curve(const GpMechanism& m, const ResolvedBounds& b);
+
+}  // namespace gpdp::privacy

@@ -1,0 +1,82 @@
+#include "gpdp/privacy/rdp.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "gpdp/error.hpp"
+
+namespace gpdp::privacy {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}
+
+// Lemma A.3.
+double psi_alpha(double alpha, double tau) {
+  require(std::isfinite(tau) && tau >= 0, fmt::format("ψ_α: τ must be finite and ≥ 0, got {}", tau));
+  require(!std::isnan(alpha), "ψ_α: α is NaN");
+  const double a = alpha - 1.0;
+  if (!(a > 0)) return kInf;
+  if (tau == 0.0) return 0.0;
+  if (!(a * tau < 1.0)) return kInf;
+  const double half_log = 0.5 * std::log1p(tau);
+  const double t1 = half_log - std::log1p(a * tau / (1.0 + tau)) / (2.0 * a);
+  const double t2 = -half_log - std::log1p(-a * tau) / (2.0 * a);
+  return std::max({0.0, t1, t2});
+}
+
+// Proposition 2.
+double noisy_tau(double Vn, double r, double sigma, double eta) {
+  require(std::isfinite(Vn) && Vn >= 0, fmt::format("V_n must be finite and ≥ 0, got {}", Vn));
+  require(std::isfinite(r) && r > 0, fmt::format("r must be positive and finite, got {}", r));
+  require(sigma > 0 && !std::isnan(sigma), fmt::format("σ must be positive (or +∞), got {}", sigma));
+  require(std::isfinite(eta) && eta >= 0, fmt::format("η must be finite and ≥ 0, got {}", eta));
+  const double r2 = r * r;
+  if (std::isinf(sigma) || eta == 0.0) return Vn / r2;
+  return sigma * sigma * Vn / (sigma * sigma * r2 + eta * eta * (Vn + r2));
+}
+
+double gp_alpha_max(double Vn, double r, double sigma, double eta) {
+  const double tau = noisy_tau(Vn, r, sigma, eta);
+  return tau == 0.0 ? kInf : 1.0 + 1.0 / tau;
+}
+
+// Theorem 3.1 (η = 0) and Proposition 2 (η > 0).
+double gp_rdp(double alpha, double Vn, double Delta_n, double r, double sigma, double eta) {
+  require(std::isfinite(Delta_n) && Delta_n >= 0,
+          fmt::format("Δ_n must be finite and ≥ 0, got {}", Delta_n));
+  const double tau = noisy_tau(Vn, r, sigma, eta);
+  const double a = alpha - 1.0;
+  if (!(a > 0) || !(a * tau < 1.0)) return kInf;
+  const double cov = 2.0 * psi_alpha(alpha, tau);
+  if (std::isinf(sigma) || Delta_n == 0.0) return cov;
+  const double r2 = r * r;
+  const double denom = 2.0 * (sigma * sigma * (r2 - a * Vn) + eta * eta * (Vn + r2));
+  if (!(denom > 0)) return kInf;
+  return cov + alpha * (Vn + r2) * Delta_n * Delta_n / denom;
+}
+
+RdpCurve::RdpCurve(std::function<double(double)> epsilon, double alpha_max, std::string description)
+    : epsilon_(std::move(epsilon)), alpha_max_(alpha_max), description_(std::move(description)) {
+  require(alpha_max > 1.0, fmt::format("RDP curve '{}': α_max must exceed 1, got {}", description_,
+                                       alpha_max));
+}
+
+double RdpCurve::operator()(double alpha) const {
+  if (std::isnan(alpha)) throw NumericalError("RDP curve evaluated at α = NaN");
+  if (!(alpha > 1.0) || !(alpha < alpha_max_)) return kInf;
+  const double e = epsilon_(alpha);
+  if (std::isnan(e)) {
+    throw NumericalError(fmt::format("RDP curve '{}' is NaN at α = {}", description_, alpha));
+  }
+  if (e < 0) {
+    throw NumericalError(
+        fmt::format("RDP curve '{}' is negative ({}) at α = {}: refusing", description_, e, alpha));
+  }
+  return e;
+}
+
+}  // namespace gpdp::privacy
