@@ -208,6 +208,25 @@ TEST(Figure, HeatmapPaintsTheColourmapEnds) {
   EXPECT_GT(last_high, 300);
 }
 
+TEST(Figure, RegionFillsInsideTheOuterRingButNotTheHole) {
+  // A square frame around a square hole; probe the frame and the hole along the middle row.
+  const geometry::Polygon frame{{{0, 0}, {1, 0}, {1, 1}, {0, 1}},
+                                {{{0.3, 0.3}, {0.3, 0.7}, {0.7, 0.7}, {0.7, 0.3}}}};
+  Figure fig(400, 400);
+  fig.panel().region({frame}, {.color = colors::red, .alpha = 1.0, .edge_width = 0}).grid(false);
+  fig.panel().xlim(0, 1).ylim(0, 1);
+  const Image img(fig.render("png"));
+  int red = 0, white = 0;
+  for (int x = 0; x < 400; ++x) {
+    const auto p = img.at(x, 200);
+    red += near(p, colors::red);
+    white += near(p, colors::white);
+  }
+  // The plot area is roughly 330 px wide: frame 2 x 0.3, hole 0.4 of it.
+  EXPECT_GT(red, 150);
+  EXPECT_GT(white, 100);
+}
+
 TEST(Figure, WatermarkStampsTheImage) {
   Figure plain(400, 300), stamped(400, 300);
   stamped.watermark("NOT FOR RELEASE");

@@ -181,6 +181,12 @@ Axes& Axes::contour(Values values, const Grid& grid, double level, LineStyle sty
   return *this;
 }
 
+Axes& Axes::region(const std::vector<geometry::Polygon>& polygons, RegionStyle style) {
+  const Color c = next_color(style.color);
+  elements_.emplace_back(Region{polygons, c, std::move(style)});
+  return *this;
+}
+
 Axes& Axes::legend(LegendPosition position) {
   settings_.legend = position;
   return *this;

@@ -72,6 +72,7 @@ std::string Figure::render(const std::string& format) const {
                       : cairo_svg_surface_create_for_stream(append_bytes, &bytes, width_, height_),
       cairo_surface_destroy);
   check(cairo_surface_status(surface.get()), "creating the " + format + " surface");
+  if (format == "svg") cairo_svg_surface_set_document_unit(surface.get(), CAIRO_SVG_UNIT_PX);
   {
     std::unique_ptr<cairo_t, decltype(&cairo_destroy)> cr(cairo_create(surface.get()),
                                                           cairo_destroy);

@@ -141,6 +141,14 @@ Limits data_limits(const Axes& axes) {
                        }
                      }
                    },
+                   [&](const Axes::Region& r) {
+                     for (const auto& poly : r.polygons) {
+                       for (const auto& p : poly.outer) {
+                         xr.add(p.x);
+                         yr.add(p.y);
+                       }
+                     }
+                   },
                    [&](const Axes::Text&) {},
                },
                el);
@@ -299,6 +307,32 @@ void draw_contour(cairo_t* cr, const Axes::Contour& c, const Scale& X, const Sca
   cairo_stroke(cr);
 }
 
+void ring_path(cairo_t* cr, const geometry::Ring& ring, const Scale& X, const Scale& Y) {
+  if (ring.empty()) return;
+  cairo_move_to(cr, X(ring[0].x), Y(ring[0].y));
+  for (std::size_t i = 1; i < ring.size(); ++i) cairo_line_to(cr, X(ring[i].x), Y(ring[i].y));
+  cairo_close_path(cr);
+}
+
+void draw_region(cairo_t* cr, const Axes::Region& r, const Scale& X, const Scale& Y) {
+  for (const auto& poly : r.polygons) {
+    ring_path(cr, poly.outer, X, Y);
+    for (const auto& h : poly.holes) ring_path(cr, h, X, Y);
+  }
+  cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+  set_color(cr, r.color.with_alpha(r.style.alpha));
+  cairo_fill_preserve(cr);
+  cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+  if (r.style.edge_width > 0) {
+    set_color(cr, r.color);
+    cairo_set_line_width(cr, r.style.edge_width);
+    cairo_set_dash(cr, nullptr, 0, 0);
+    cairo_stroke(cr);
+  } else {
+    cairo_new_path(cr);
+  }
+}
+
 void draw_text_element(cairo_t* cr, const Axes::Text& t, const Scale& X, const Scale& Y) {
   const double px = t.style.data_coords ? X(t.x) : X.p0 + t.x * (X.p1 - X.p0);
   const double py = t.style.data_coords ? Y(t.y) : Y.p0 + t.y * (Y.p1 - Y.p0);
@@ -342,6 +376,11 @@ std::vector<Entry> legend_entries(const Axes& axes) {
                      if (!b.style.label.empty())
                        out.push_back({Entry::Kind::patch, b.color.with_alpha(b.style.alpha), false,
                                       0, b.style.label});
+                   },
+                   [&](const Axes::Region& r) {
+                     if (!r.style.label.empty())
+                       out.push_back({Entry::Kind::patch, r.color.with_alpha(r.style.alpha), false,
+                                      0, r.style.label});
                    },
                    [&](const Axes::Contour& c) {
                      if (!c.style.label.empty())
@@ -489,6 +528,7 @@ void draw_axes(cairo_t* cr, const Axes& axes, Rect cell) {
     if (const auto* im = std::get_if<Axes::Image>(&el)) draw_image(cr, *im, X, Y);
   }
   if (s.grid && !has_image) {
+    cairo_set_dash(cr, nullptr, 0, 0);
     cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
     cairo_set_line_width(cr, 1);
     for (const auto& t : xticks) {
@@ -504,6 +544,7 @@ void draw_axes(cairo_t* cr, const Axes& axes, Rect cell) {
   for (const auto& el : axes.elements()) {
     std::visit(
         Overloaded{[&](const Axes::Band& b) { draw_band(cr, b, X, Y); },
+                   [&](const Axes::Region& r) { draw_region(cr, r, X, Y); },
                    [&](const Axes::Bars& b) { draw_bars(cr, b, X, Y); }, [&](const auto&) {}},
         el);
   }

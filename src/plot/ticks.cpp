@@ -22,7 +22,7 @@ std::string linear_label(double v, double step, double max_abs) {
   if (std::abs(v) < step * 1e-9) return "0";
   const int step_exp = static_cast<int>(std::floor(std::log10(step) + 1e-9));
   const bool quarter = std::abs(step / std::pow(10.0, step_exp) - 2.5) < 1e-6;
-  if (max_abs >= 1e5 || max_abs < 1e-3) {
+  if (max_abs >= 1e6 || max_abs < 1e-3) {
     const int mag = static_cast<int>(std::floor(std::log10(max_abs) + 1e-9));
     const int decimals = std::max(0, mag - step_exp + (quarter ? 1 : 0));
     const double m = v / std::pow(10.0, mag);

@@ -43,6 +43,8 @@ class Axes {
   // The level set {v = level} of a field on a 2-D grid (see geometry::contour_lines).
   Axes& contour(Values values, const Grid& grid, double level,
                 LineStyle style = {.color = colors::white, .width = 1.8});
+  // Filled polygons with holes, e.g. geometry::excursion_polygons(...) (an excursion set).
+  Axes& region(const std::vector<geometry::Polygon>& polygons, RegionStyle style = {});
   // Draw a legend of the labelled elements.
   Axes& legend(LegendPosition position = LegendPosition::upper_right);
 
@@ -75,12 +77,17 @@ class Axes {
     Color color;
     LineStyle style;
   };
+  struct Region {
+    std::vector<geometry::Polygon> polygons;
+    Color color;
+    RegionStyle style;
+  };
   struct Text {
     double x, y;
     std::string text;
     TextStyle style;
   };
-  using Element = std::variant<Curve, Band, Bars, Image, Contour, Text>;
+  using Element = std::variant<Curve, Band, Bars, Image, Contour, Region, Text>;
 
   struct Settings {
     std::string title, xlabel, ylabel;

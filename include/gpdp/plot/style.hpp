@@ -66,6 +66,13 @@ struct HistogramStyle {
   std::optional<double> lo = {}, hi = {};  // bin range; default: data min/max
 };
 
+struct RegionStyle {
+  std::string label = {};
+  std::optional<Color> color = {};
+  double alpha = 0.35;      // fill opacity
+  double edge_width = 1.5;  // outline in the full colour; 0 = none
+};
+
 struct HeatmapStyle {
   Colormap map = Colormap::viridis;
   std::optional<double> vmin = {}, vmax = {};  // default: data range (diverging: symmetric)
