@@ -1,0 +1,132 @@
+#pragma once
+// Exact prior draws N(0, K) on a regular 1-D or 2-D lattice by circulant embedding (SPEC §3).
+//
+// The Toeplitz (2-D: block-Toeplitz with Toeplitz blocks) covariance K of a stationary kernel on a
+// regular lattice is the top-left block of a circulant (block-circulant) matrix C whose first row
+// is a periodic extension of k. C = F^H diag(λ) F / M is diagonalised by the FFT; when every λ ≥ 0
+// (checked, never clipped) a draw of C^{1/2}ξ restricted to the lattice is an EXACT N(0, K) draw.
+// Three embeddings are tried, smallest first, until one is nonnegative definite:
+//   minimal  the min-image periodisation on the smallest FFT-friendly torus ≥ 2(n − 1) points;
+//   padded   the same on a torus p times larger (Dietrich & Newsam 1997);
+//   cut-off  k replaced beyond the lattice diameter d by b₀(c − r)² on [d, c], 0 beyond
+//            (Gneiting, Ševčíková, Percival, Schlather & Jiang 2006, with a = 1), periodised on a
+//            torus of side ≥ span + c, so that the periodisation equals k on every lattice lag.
+// In every case the circulant equals K exactly on the lattice; only its eigenvalues decide.
+#include <Eigen/Core>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/kernel.hpp"
+#include "gpdp/rng.hpp"
+
+namespace gpdp {
+
+// FFTW's planner is not thread-safe: every plan creation/destruction in gpdp holds this mutex.
+std::mutex& fftw_planner_mutex();
+
+// A regular lattice with its origin at index 0: counts[a] points spaced steps[a] along axis a;
+// the first axis varies fastest in every flattened array.
+struct Lattice {
+  std::vector<long> counts;
+  std::vector<double> steps;
+  long size() const;
+  int dim() const { return static_cast<int>(counts.size()); }
+};
+
+enum class EmbeddingKind { Minimal, Padded, CutOff };
+std::string to_string(EmbeddingKind kind);
+
+// One candidate embedding: its kind and torus size; for a cut-off, the radii d ≤ c.
+struct EmbeddingChoice {
+  EmbeddingKind kind = EmbeddingKind::Minimal;
+  std::vector<long> torus;  // M_a points per axis
+  double padding = 1.0;     // torus size relative to the minimal one (per axis, largest axis)
+  double cutoff_inner = 0.0;  // d: k is unchanged on [0, d] (cut-off only)
+  double cutoff_outer = 0.0;  // c: the modified covariance vanishes beyond c (cut-off only)
+};
+
+struct EmbeddingOptions {
+  // Largest memory the embedding may use (eigenvalues + FFT work array), bytes.
+  double max_bytes = 4.0 * 1024 * 1024 * 1024;
+  // Torus sizes tried after the minimal one, relative to it (per axis).
+  std::vector<double> paddings = {1.5, 2.0, 3.0, 4.0};
+  bool try_cutoff = true;
+};
+
+// Result of one eigenvalue check, kept for reports.
+struct EmbeddingAttempt {
+  EmbeddingChoice choice;
+  double min_eigenvalue = 0.0;
+  double max_eigenvalue = 0.0;
+  double tolerance = 0.0;  // FFT rounding bound: |λ| ≤ tolerance counts as 0
+  bool skipped_memory = false;
+  bool nonnegative() const { return !skipped_memory && min_eigenvalue >= -tolerance; }
+  std::string describe() const;
+};
+
+class CirculantEmbedding {
+ public:
+  // Tries the candidates smallest torus first; the first nonnegative definite one wins. Returns
+  // nullopt when none is, and records every attempt in *attempts (if given).
+  static std::optional<CirculantEmbedding> find(const Kernel& kernel, const Lattice& lattice,
+                                                const EmbeddingOptions& options = {},
+                                                std::vector<EmbeddingAttempt>* attempts = nullptr);
+  // Builds exactly this candidate (its eigenvalues may be negative: check attempt()).
+  static CirculantEmbedding build(const Kernel& kernel, const Lattice& lattice,
+                                  const EmbeddingChoice& choice);
+  // The candidates `find` tries, in order.
+  static std::vector<EmbeddingChoice> candidates(const Kernel& kernel, const Lattice& lattice,
+                                                 const EmbeddingOptions& options);
+  // Bytes `build` allocates for a torus.
+  static double bytes_needed(const std::vector<long>& torus);
+
+  CirculantEmbedding(CirculantEmbedding&&) noexcept;
+  CirculantEmbedding& operator=(CirculantEmbedding&&) noexcept;
+  ~CirculantEmbedding();
+
+  const Lattice& lattice() const { return lattice_; }
+  const EmbeddingAttempt& attempt() const { return attempt_; }
+  bool nonnegative() const { return attempt_.nonnegative(); }
+
+  // One exact N(0, K) draw on the lattice (flattened, first axis fastest): x = F^H √(Λ/M) ζ with
+  // Hermitian white noise ζ, restricted to the lattice block. Needs nonnegative().
+  void draw(Rng& rng, double* out);
+  // out = K v: the lattice covariance applied to v (both lattice-sized), by FFT; exact on the
+  // lattice because the circulant's top-left block is K.
+  void apply_covariance(const double* v, double* out);
+  // out = K v + scale · (an independent exact N(0, K) draw), with one FFT pair fewer than calling
+  // apply_covariance and draw separately. Needs nonnegative() when scale ≠ 0.
+  void apply_covariance_plus_draw(const double* v, double scale, Rng& rng, double* out);
+
+  // The embedding's first row c(j) on the torus (first axis fastest) and all eigenvalues in the
+  // same order, for tests and reports.
+  std::vector<double> first_row() const;
+  std::vector<double> eigenvalues() const;
+
+ private:
+  struct Fft;
+  CirculantEmbedding(const Kernel& kernel, const Lattice& lattice, const EmbeddingChoice& choice);
+  double half_eigenvalue(long k1, long k2) const;
+  double row_value(long j1, long j2) const;
+  template <class Sink>
+  void for_each_row_entry(Sink&& sink) const;
+  void require_nonnegative() const;
+  // Writes scale · √(λ/M) ζ (Hermitian white noise ζ) into the half spectrum, added to what is
+  // there when `add`.
+  void spectral_noise(Rng& rng, double scale, bool add);
+  void read_lattice(double* out) const;
+
+  Kernel kernel_;
+  Lattice lattice_;
+  EmbeddingChoice choice_;
+  EmbeddingAttempt attempt_;
+  std::vector<double> eig_half_;   // λ on the half spectrum: k1 ∈ [0, M1/2], k2 ∈ [0, M2)
+  std::vector<double> root_half_;  // sqrt(max(λ, 0)/M) on the same layout
+  std::unique_ptr<Fft> fft_;
+};
+
+}  // namespace gpdp
