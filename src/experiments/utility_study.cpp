@@ -89,7 +89,7 @@ Quartiles quartiles(std::vector<double> v) {
 }
 
 SearchGrid default_search_grid(int dim) {
-  if (dim == 1) return SearchGrid::log_spaced(0.05, 20.0, 8, 0.01, 100.0, 13, 0.02, 50.0, 10);
+  if (dim == 1) return SearchGrid::log_spaced(0.05, 20.0, 8, 0.01, 100.0, 13, 0.002, 50.0, 12);
   return SearchGrid::log_spaced(0.05, 5.0, 6, 0.03, 30.0, 9, 0.05, 20.0, 8);
 }
 
