@@ -77,20 +77,23 @@ TEST(MarchingSquares, AnnulusIsOneOuterRingWithOneClockwiseHole) {
 }
 
 TEST(MarchingSquares, SetTouchingTheBoundaryIsClosedAlongIt) {
-  // v = x: the set {x >= 0.3} is the rectangle [0.3, 1] x [-1, 1]; linear, so exact.
+  // v = x: the set {x >= 0.31} is the rectangle [0.31, 1] x [-1, 1]; linear, so exact.
   const auto v = sample(square101, [](double x, double) { return x; });
-  const auto half = excursion_polygons(v, square101, 0.3);
+  const auto half = excursion_polygons(v, square101, 0.31);
   ASSERT_EQ(half.size(), 1u);
-  EXPECT_NEAR(area(half), 0.7 * 2.0, 1e-12);
+  EXPECT_NEAR(area(half), 0.69 * 2.0, 1e-12);
   for (const auto& p : half[0].outer) {
     const bool on_boundary = std::abs(p.x - 1) < 1e-12 || std::abs(std::abs(p.y) - 1) < 1e-12;
-    EXPECT_TRUE(on_boundary || std::abs(p.x - 0.3) < 1e-12) << p.x << "," << p.y;
+    EXPECT_TRUE(on_boundary || std::abs(p.x - 0.31) < 1e-12) << p.x << "," << p.y;
   }
-  // Only the level line x = 0.3 is drawn, not the boundary: one open line from y=-1 to y=1.
-  const auto lines = contour_lines(v, square101, 0.3);
+  // A level on a grid column (x = 0.3 is the 66th point): crossings move by at most 1e-9 of a
+  // cell (0.02) off the grid point.
+  EXPECT_NEAR(area(excursion_polygons(v, square101, 0.3)), 0.7 * 2.0, 2 * 0.02 * 1e-9 + 1e-12);
+  // Only the level line x = 0.31 is drawn, not the boundary: one open line from y=-1 to y=1.
+  const auto lines = contour_lines(v, square101, 0.31);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_FALSE(lines[0].closed);
-  for (const auto& p : lines[0].points) EXPECT_NEAR(p.x, 0.3, 1e-12);
+  for (const auto& p : lines[0].points) EXPECT_NEAR(p.x, 0.31, 1e-12);
   // A disc centred on the corner (1, 1): a quarter disc, closed along two sides.
   const auto q =
       sample(square101, [](double x, double y) { return 0.8 - std::hypot(x - 1, y - 1); });
@@ -144,6 +147,30 @@ TEST(MarchingSquares, PolygonsAgreeWithTheFieldOnRandomData) {
         const double value = v[static_cast<std::size_t>(j * 40 + i)];
         EXPECT_EQ(contains(polys, {g.axes()[0].at(i), g.axes()[1].at(j)}), value >= level)
             << "level " << level << " point " << i << "," << j;
+      }
+    }
+  }
+}
+
+TEST(MarchingSquares, ValuesExactlyAtTheLevelAreHandled) {
+  // Integer fields in {0, 1, 2} put many grid points exactly on the level: rings may not touch
+  // or cross, and points strictly above / below the level must be inside / outside.
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    const long nx = 3 + static_cast<long>(rng() % 10), ny = 3 + static_cast<long>(rng() % 10);
+    const Grid g({{0, 1, nx}, {0, 2, ny}});
+    std::vector<double> v(static_cast<std::size_t>(nx * ny));
+    for (double& x : v) x = static_cast<double>(rng() % 3);
+    const double level = static_cast<double>(rng() % 3);
+    std::vector<Polygon> polys;
+    ASSERT_NO_THROW(polys = excursion_polygons(v, g, level)) << "trial " << trial;
+    EXPECT_LE(area(polys), 2.0 + 1e-9);
+    for (long j = 1; j + 1 < ny; ++j) {
+      for (long i = 1; i + 1 < nx; ++i) {
+        const double value = v[static_cast<std::size_t>(j * nx + i)];
+        if (value == level) continue;  // on the boundary of the set
+        EXPECT_EQ(contains(polys, {g.axes()[0].at(i), g.axes()[1].at(j)}), value > level)
+            << "trial " << trial << " point " << i << "," << j;
       }
     }
   }

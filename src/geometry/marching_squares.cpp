@@ -49,6 +49,8 @@ Padded pad(ValuesView values, const Grid& grid, double level) {
   return p;
 }
 
+constexpr double kNudge = 1e-9;  // fraction of a cell edge
+
 // Every crossing point lies on one grid edge; edges get ids so that the two cells sharing an edge
 // agree on it. Horizontal edge (i,j)-(i+1,j): j*(nx-1)+i; vertical (i,j)-(i,j+1): after those.
 struct Edges {
@@ -73,7 +75,9 @@ Trace trace(const Padded& p, double level) {
           std::vector<char>(static_cast<std::size_t>(E.count()), 0)};
   auto crossing = [&](long i0, long j0, long i1, long j1) {
     const double a = p.at(i0, j0), b = p.at(i1, j1);
-    const double f = (level - a) / (b - a);
+    // A corner exactly at the level would put crossings of several edges on the same point and
+    // let rings touch; keeping crossings a hair inside the edge keeps rings disjoint.
+    const double f = std::clamp((level - a) / (b - a), kNudge, 1 - kNudge);
     return Point2{p.xs[i0] + f * (p.xs[i1] - p.xs[i0]), p.ys[j0] + f * (p.ys[j1] - p.ys[j0])};
   };
   for (long j = 0; j + 1 < p.ny; ++j) {
@@ -146,12 +150,15 @@ std::vector<Polygon> excursion_polygons(ValuesView values, const Grid& grid, dou
   const Padded p = pad(values, grid, level);
   const Trace t = trace(p, level);
   std::vector<Ring> outers, holes;
+  const double negligible = 1e-9 * grid.axes()[0].step() * grid.axes()[1].step();
   for (const auto& chain : chains(t)) {
     Ring ring;
     for (long e : chain) push_distinct(ring, t.point[static_cast<std::size_t>(e)]);
     while (ring.size() > 1 && same(ring.front(), ring.back())) ring.pop_back();
     if (ring.size() < 3) continue;
+    // Rings of negligible area (around a corner exactly at the level) are dropped.
     const double a = signed_area(ring);
+    if (std::abs(a) < negligible) continue;
     if (a > 0) {
       outers.push_back(std::move(ring));
     } else if (a < 0) {

@@ -2,7 +2,9 @@
 // Marching squares on a regular 2-D grid (gpdp::Grid point order: the first axis varies fastest).
 // Values are linearly interpolated along cell edges. Saddle cells are resolved by the mean of the
 // four corners (>= level: the two high corners are joined), the same rule for polygons and lines,
-// so excursion sets and drawn contours always agree.
+// so excursion sets and drawn contours always agree. A grid value exactly at the level counts as
+// inside; crossings stay at least 1e-9 of a cell edge away from grid points so that rings never
+// touch, and rings of negligible area (< 1e-9 of a cell) are dropped.
 #include <vector>
 
 #include "gpdp/geometry/polygon.hpp"
