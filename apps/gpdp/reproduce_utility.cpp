@@ -3,18 +3,27 @@
 // docs/utility.md). Every target writes Markdown + CSV (+ JSON, PNG) into --out.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "gpdp/error.hpp"
+#include "gpdp/experiments/hexbin.hpp"
+#include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
 #include "gpdp/io/atomic_file.hpp"
+#include "gpdp/io/csv.hpp"
 #include "gpdp/plot/figure.hpp"
+#include "gpdp/posterior.hpp"
+#include "gpdp/sampler.hpp"
 #include "gpdp/version.hpp"
 #include "reproduce.hpp"
 #include "reproduce_utility.hpp"
@@ -192,6 +201,215 @@ const bool registered = [] {
                                          name == "table1" ? "1" : "2");
     register_reproduction({name, what, [name](const ReproduceOptions& o) { run_table(name, o); }});
   }
+  return true;
+}();
+
+// ---- Figures 7 and 8: 2-D examples -------------------------------------------------------------
+
+void run_figure_2d(const std::string& target, double nsr, const ReproduceOptions& o) {
+  ReproduceOptions scaled = o;
+  if (o.pairs <= 0) scaled.pairs = o.quick ? 10 : 100;  // θ and C chosen on this many pairs
+  gx::StudySpec spec = utility_study_spec(2, nsr, 400, scaled, fmt::format("NSR = {:.2f}", nsr));
+  spec.keep_examples = 3;
+  spec.releases = std::max(spec.releases, 3);
+  const gx::StudyResult r = gx::run_study(spec, progress_line);
+  const Grid& g = spec.grid;
+  plot::Figure fig(1200, 1150, 3, 3);
+  fig.suptitle(fmt::format("2-D excursion sets, NSR = {:.2f}, |D| = 400: truth, non-private {{p_D ≥ {:.2f}}}, "
+                           "private one-path releases (ε = {:.2f} < {}, δ = {})",
+                           nsr, r.cutoff_C, r.epsilon_private, spec.epsilon_max, spec.privacy.delta));
+  for (int row = 0; row < 3; ++row) {
+    const auto& ex = r.examples[static_cast<std::size_t>(row)];
+    auto& a = fig.panel(row, 0);
+    a.heatmap(ex.pair.field, g, {.map = plot::Colormap::diverging, .colorbar = false});
+    a.contour(ex.pair.field, g, 0.0, {.color = plot::colors::black, .width = 2.0});
+    a.scatter(ex.pair.X.col(0).eval(), ex.pair.X.col(1).eval(), {.color = plot::colors::black, .size = 1.5});
+    a.title(fmt::format("pair {}: f* and data", row + 1));
+    auto& b = fig.panel(row, 1);
+    b.heatmap(ex.pair.truth, g, {.map = plot::Colormap::gray, .vmin = -1.0, .vmax = 2.5, .colorbar = false});
+    b.contour(ex.p_unconstrained, g, r.cutoff_C, {.color = plot::colors::blue, .width = 2.0});
+    b.title(fmt::format("non-private p_D = {:.2f} vs truth (IoU {:.3f})", r.cutoff_C,
+                        r.pairs[static_cast<std::size_t>(row)].iou_unconstrained));
+    auto& c = fig.panel(row, 2);
+    c.heatmap(ex.pair.truth, g, {.map = plot::Colormap::gray, .vmin = -1.0, .vmax = 2.5, .colorbar = false});
+    const plot::Color colors[3] = {plot::colors::red, plot::colors::green, plot::colors::orange};
+    for (int k = 0; k < 3; ++k) {
+      c.contour(ex.releases.col(k).eval(), g, 0.5, {.color = colors[k], .dashed = true, .width = 1.6});
+    }
+    c.title("private one-path releases (3 draws)");
+  }
+  const std::filesystem::path out(o.out_dir);
+  fig.save((out / (target + ".png")).string());
+  const std::string md = fmt::format(
+      "# {} — 2-D excursion examples (NSR = {:.2f})\n\n{}\nθ* = ({:.3g}, {:.3g}, {:.3g}), θ_priv = ({:.3g}, {:.3g}, {:.3g}), "
+      "ε(θ_priv) = {:.3g}, C = {:.2f}; smoothing bandwidth {} before thresholding at 0.\n\n![{}]({}.png)\n",
+      target, nsr, utility_run_header(spec, o, target), r.theta_unconstrained.ell, r.theta_unconstrained.r,
+      r.theta_unconstrained.sigma, r.theta_private.ell, r.theta_private.r, r.theta_private.sigma,
+      r.epsilon_private, r.cutoff_C, spec.smoothing_bandwidth, target, target);
+  io::write_file_atomic((out / (target + ".md")).string(), md);
+  std::fputs(md.c_str(), stdout);
+}
+
+// ---- Figure 4 on Lucas County house sales (App. D.2 method) -------------------------------------
+
+// GPDP_DATA_DIR, else shared/data beside the checkout: ./shared/data, ../shared/data, and
+// <executable>/../../shared/data (a build folder inside the checkout).
+std::filesystem::path find_data_file(const std::string& name) {
+  std::vector<std::filesystem::path> candidates;
+  if (const char* env = std::getenv("GPDP_DATA_DIR")) candidates.emplace_back(env);
+  candidates.emplace_back("shared/data");
+  candidates.emplace_back("../shared/data");
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(exe.parent_path().parent_path().parent_path() / "shared" / "data");
+  for (const auto& dir : candidates) {
+    if (std::filesystem::exists(dir / name)) return dir / name;
+  }
+  throw InputError(fmt::format("cannot find {}: set GPDP_DATA_DIR to the folder holding it "
+                               "(looked in $GPDP_DATA_DIR, shared/data, ../shared/data, <gpdp>/../../shared/data)",
+                               name));
+}
+
+struct HexData {
+  Points uv;              // centres in [0,1]² (longer box side = 1)
+  Eigen::VectorXd raw;    // median log price − t
+  Eigen::VectorXd y;      // clip(raw, −B, B)/B
+};
+
+HexData hex_year(const io::CsvTable& t, const std::set<std::string>& years, const gx::HexLattice& lattice,
+                 double threshold, double clip) {
+  const std::size_t cy = t.column("syear"), cx = t.column("x"), cyy = t.column("y"), cp = t.column("price");
+  std::vector<Eigen::Index> keep;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    if (years.contains(t.rows[i][cy])) keep.push_back(static_cast<Eigen::Index>(i));
+  }
+  Eigen::MatrixXd xy(static_cast<Eigen::Index>(keep.size()), 2);
+  Eigen::VectorXd v(static_cast<Eigen::Index>(keep.size()));
+  for (std::size_t k = 0; k < keep.size(); ++k) {
+    const auto& row = t.rows[static_cast<std::size_t>(keep[k])];
+    const auto i = static_cast<Eigen::Index>(k);
+    xy(i, 0) = std::stod(row[cx]);
+    xy(i, 1) = std::stod(row[cyy]);
+    v[i] = std::log(std::stod(row[cp]));
+  }
+  const auto cells = gx::hexbin(xy, v, lattice).cells;
+  HexData d;
+  Eigen::MatrixXd centres(static_cast<Eigen::Index>(cells.size()), 2);
+  d.raw.resize(static_cast<Eigen::Index>(cells.size()));
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    centres(i, 0) = cells[k].x;
+    centres(i, 1) = cells[k].y;
+    d.raw[i] = cells[k].median - threshold;
+  }
+  d.uv = gx::unit_square_coordinates(centres, lattice.box);
+  d.y = (d.raw.array().max(-clip).min(clip) / clip).matrix();
+  return d;
+}
+
+void run_fig4_lucas(const ReproduceOptions& o) {
+  const auto path = find_data_file("lucas_county_oh_house_sales.csv");
+  const io::CsvTable table = io::read_csv(path.string());
+  // Declared (public) domain: the county's extent in EPSG:2834 metres; 1.5 km hexagons.
+  const gx::HexLattice lattice{Box::parse("484000:539000,195000:230000"), 1500.0};
+  const double threshold = std::log(100000.0);  // excursion: median sale price above $100k
+  const double clip = 1.0;                      // B: clip centred log prices to ±1
+  const HexData train = hex_year(table, {"1993", "1994", "1995", "1996"}, lattice, threshold, clip);
+  const HexData val = hex_year(table, {"1997"}, lattice, threshold, clip);
+  const HexData priv = hex_year(table, {"1998"}, lattice, threshold, clip);
+  const long n = priv.uv.rows();
+  const double delta = std::pow(static_cast<double>(n), -1.1);
+  std::fprintf(stderr, "reproduce: fig4-lucas: %ld / %ld / %ld hexagons (1993-96 train, 1997 validation, 1998 private)\n",
+               static_cast<long>(train.uv.rows()), static_cast<long>(val.uv.rows()), n);
+
+  // θ and C on the public years.
+  const auto points = std::make_shared<const Points>(val.uv);
+  const auto weights = std::make_shared<const Eigen::VectorXd>(
+      Eigen::VectorXd::Constant(val.uv.rows(), 1.0 / static_cast<double>(val.uv.rows())));
+  const Eigen::VectorXd truth = gx::indicator_at_least(val.raw, 1e-300);  // raw > 0
+  const gx::ExcursionObjective objective({{train.uv, train.y, points, weights, truth}}, 0.0, o.threads);
+  gx::SearchSpec spec{gx::default_search_grid(2), o.quick ? 1 : 2, 3};
+  gx::HyperparameterSearch search(objective, spec, [](const std::string& s) { progress_line(s); });
+  gx::ExcursionPrivacy privacy;
+  privacy.n = n;
+  privacy.dim = 2;
+  privacy.delta = delta;
+  privacy.conversion = privacy::parse_conversion(o.conversion);
+  const auto free = search.run();
+  const auto constraint = privacy.constraint(10.0);
+  const auto best_priv = search.run(&constraint);
+  const Eigen::VectorXd zv = gx::excursion_z(objective.tasks().front(), free.best.ell, free.best.r, 0.0) / free.best.sigma;
+  double C = 0.5, best_iou = -1;
+  for (int k = 1; k <= 19; ++k) {
+    Eigen::VectorXd p(zv.size());
+    for (Eigen::Index i = 0; i < zv.size(); ++i) p[i] = 0.5 * std::erfc(-zv[i] / std::sqrt(2.0));
+    const double iou = gx::intersection_over_union(gx::indicator_at_least(p, 0.05 * k), truth, *weights);
+    if (iou > best_iou) {
+      best_iou = iou;
+      C = 0.05 * k;
+    }
+  }
+
+  // Non-private boundary and three private one-path boundaries on the 1998 data.
+  const double aspect = 35.0 / 55.0;
+  const Grid grid({{0.0, 1.0, o.quick ? 40 : 64}, {0.0, aspect, o.quick ? 26 : 41}});
+  const Grid km({{0.0, 55.0, grid.axes()[0].count}, {0.0, 35.0, grid.axes()[1].count}});
+  const Posterior post_free(Kernel::exponential(free.best.ell), priv.uv, priv.y, {free.best.r, free.best.sigma});
+  const Eigen::VectorXd p = post_free.excursion_probability(grid.points(), 0.0);
+  const Posterior post_priv(Kernel::exponential(best_priv.best.ell), priv.uv, priv.y,
+                            {best_priv.best.r, best_priv.best.sigma});
+  SeededRng rng(o.seed);
+  const Draws draws = sample(post_priv, grid, 3, rng);
+  const double eps = privacy.epsilon(best_priv.best);
+
+  plot::Figure fig(1000, 720);
+  auto& ax = fig.panel();
+  ax.title(fmt::format("Lucas County 1998: median sale price > $100k (n = {} hexagons, ε = {:.2f}, δ = n^-1.1)", n, eps))
+      .xlabel("east (km)")
+      .ylabel("north (km)");
+  std::vector<double> hx, hy, lx, ly;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    (priv.raw[i] > 0 ? hx : lx).push_back(priv.uv(i, 0) * 55.0);
+    (priv.raw[i] > 0 ? hy : ly).push_back(priv.uv(i, 1) * 55.0);
+  }
+  ax.scatter(lx, ly, {.label = "hexagon median ≤ $100k", .color = plot::Color::hex(0x9ecae1), .size = 3.0});
+  ax.scatter(hx, hy, {.label = "hexagon median > $100k", .color = plot::Color::hex(0xfd8d3c), .size = 3.0});
+  ax.contour(p, km, C, {.label = fmt::format("non-private p_D = {:.2f}", C), .color = plot::colors::black, .width = 2.2});
+  const plot::Color colors[3] = {plot::colors::red, plot::colors::green, plot::Color::hex(0x9467bd)};
+  for (int k = 0; k < 3; ++k) {
+    ax.contour(draws.values.col(k).eval(), km, 0.0,
+               {.label = fmt::format("private path {}", k + 1), .color = colors[k], .dashed = true, .width = 1.6});
+  }
+  ax.legend(plot::LegendPosition::lower_right);
+  const std::filesystem::path out(o.out_dir);
+  fig.save((out / "fig4-lucas.png").string());
+  const std::string md = fmt::format(
+      "# fig4-lucas — Lucas County (OH) house prices, paper Figure 4 method (App. D.2)\n\n"
+      "gpdp {} · `gpdp reproduce fig4-lucas --seed {} --conversion {}` · data {} · paths drawn with a "
+      "seeded RNG (reproducible figure, NOT a private release)\n\n"
+      "Hexagons: 1.5 km lattice over the declared box 484000:539000,195000:230000 (EPSG:2834 m); "
+      "response: median log price − log(100000), clipped to ±{} and divided by it (M_Y = 1); "
+      "coordinates scaled to [0,1]² by the 55 km side.\n"
+      "Public split: fit on 1993–1996 ({} hexagons), score on 1997 ({} hexagons); private: 1998 (n = {}).\n\n"
+      "| | ℓ | r | σ | mean validation BCE | ε (δ = n^-1.1 = {:.3g}) |\n|---|---|---|---|---|---|\n"
+      "| θ* (unconstrained) | {:.3g} | {:.3g} | {:.3g} | {:.4f} | {:.3g} |\n"
+      "| θ_priv (ε < 10) | {:.3g} | {:.3g} | {:.3g} | {:.4f} | {:.3g} |\n\n"
+      "Cutoff C = {:.2f} (validation IoU {:.3f}). Privacy: {}.\n\n![fig4-lucas](fig4-lucas.png)\n",
+      kVersion, o.seed, o.conversion, path.string(), clip, train.uv.rows(), val.uv.rows(), n, delta,
+      free.best.ell, free.best.r, free.best.sigma, free.objective, privacy.epsilon(free.best),
+      best_priv.best.ell, best_priv.best.r, best_priv.best.sigma, best_priv.objective, eps, C, best_iou,
+      privacy.description());
+  io::write_file_atomic((out / "fig4-lucas.md").string(), md);
+  std::fputs(md.c_str(), stdout);
+}
+
+const bool registered_figures = [] {
+  register_reproduction({"fig7", "2-D excursion examples at NSR = 1: truth, {p_D ≥ C}, private one-path releases (paper Fig. 7)",
+                         [](const ReproduceOptions& o) { run_figure_2d("fig7", 1.0, o); }});
+  register_reproduction({"fig8", "2-D excursion examples at NSR = 0.11 (paper Fig. 8)",
+                         [](const ReproduceOptions& o) { run_figure_2d("fig8", 0.11, o); }});
+  register_reproduction({"fig4-lucas", "Lucas County house prices: non-private vs private one-path excursion boundaries (paper Fig. 4 method)",
+                         run_fig4_lucas});
   return true;
 }();
 
