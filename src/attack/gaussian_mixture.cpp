@@ -26,9 +26,11 @@ double quantile(const std::vector<double>& sorted, double p) {
 }
 
 // Plain EM for two components from the given start; returns the mean log-likelihood reached.
-double run_em(const std::vector<double>& xs, GaussianMixture2& g, double sd_floor,
-              const EmOptions& options) {
-  const auto n = static_cast<double>(xs.size());
+// Weighted EM (counts c_i at values x_i) for two components from the given start.
+double run_em(const std::vector<double>& xs, const std::vector<double>& counts, GaussianMixture2& g,
+              double sd_floor, const EmOptions& options) {
+  double n = 0.0;
+  for (double c : counts) n += c;
   std::vector<double> resp(xs.size());
   double previous = -std::numeric_limits<double>::infinity();
   for (int it = 0; it < options.max_iterations; ++it) {
@@ -42,12 +44,12 @@ double run_em(const std::vector<double>& xs, GaussianMixture2& g, double sd_floo
       const double e = std::exp(-std::abs(a - b));  // the smaller term relative to the larger
       const double lse = mx + std::log1p(e);
       resp[i] = a >= b ? 1.0 / (1.0 + e) : e / (1.0 + e);
-      loglik += lse - kLogSqrt2Pi;
+      loglik += counts[i] * (lse - kLogSqrt2Pi);
     }
     loglik /= n;
     std::array<double, 2> w{0, 0}, s1{0, 0}, s2{0, 0};
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      const double r[2] = {resp[i], 1.0 - resp[i]};
+      const double r[2] = {counts[i] * resp[i], counts[i] * (1.0 - resp[i])};
       for (int j = 0; j < 2; ++j) {
         w[j] += r[j];
         s1[j] += r[j] * xs[i];
@@ -55,7 +57,7 @@ double run_em(const std::vector<double>& xs, GaussianMixture2& g, double sd_floo
     }
     for (int j = 0; j < 2; ++j) g.mean[j] = w[j] > 0 ? s1[j] / w[j] : g.mean[j];
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      const double r[2] = {resp[i], 1.0 - resp[i]};
+      const double r[2] = {counts[i] * resp[i], counts[i] * (1.0 - resp[i])};
       for (int j = 0; j < 2; ++j) s2[j] += r[j] * (xs[i] - g.mean[j]) * (xs[i] - g.mean[j]);
     }
     for (int j = 0; j < 2; ++j) {
@@ -68,7 +70,31 @@ double run_em(const std::vector<double>& xs, GaussianMixture2& g, double sd_floo
     if (loglik - previous < options.tolerance) break;
     previous = loglik;
   }
-  return g.mean_log_likelihood(xs);
+  double total = 0.0;
+  for (std::size_t i = 0; i < xs.size(); ++i) total += counts[i] * g.log_density(xs[i]);
+  return total / n;
+}
+
+// The sample rounded to `bins` equal bins over its range (centres and counts of non-empty bins).
+void bin_sample(const std::vector<double>& sorted, int bins, std::vector<double>& centres,
+                std::vector<double>& counts) {
+  const double lo = sorted.front(), hi = sorted.back();
+  if (!(hi > lo)) {
+    centres = {lo};
+    counts = {static_cast<double>(sorted.size())};
+    return;
+  }
+  const double width = (hi - lo) / bins;
+  std::vector<double> c(static_cast<std::size_t>(bins), 0.0);
+  for (double x : sorted) {
+    c[static_cast<std::size_t>(std::min(static_cast<long>((x - lo) / width), bins - 1L))] += 1.0;
+  }
+  for (int b = 0; b < bins; ++b) {
+    if (c[static_cast<std::size_t>(b)] > 0) {
+      centres.push_back(lo + (b + 0.5) * width);
+      counts.push_back(c[static_cast<std::size_t>(b)]);
+    }
+  }
 }
 }  // namespace
 
@@ -115,10 +141,17 @@ GaussianMixture2 fit_gaussian_mixture(const std::vector<double>& xs, const EmOpt
   nested.sd = {std::max(sd / 4, sd_floor), std::max(sd * 1.5, sd_floor)};
   starts.push_back(nested);
 
+  std::vector<double> values, counts;
+  if (options.bins > 0 && static_cast<long>(xs.size()) > 4L * options.bins) {
+    bin_sample(sorted, options.bins, values, counts);
+  } else {
+    values = xs;
+    counts.assign(xs.size(), 1.0);
+  }
   GaussianMixture2 best = starts.front();
   double best_ll = -std::numeric_limits<double>::infinity();
   for (auto g : starts) {
-    const double ll = run_em(xs, g, sd_floor, options);
+    const double ll = run_em(values, counts, g, sd_floor, options);
     if (ll > best_ll) {
       best_ll = ll;
       best = g;

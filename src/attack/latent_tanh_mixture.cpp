@@ -23,17 +23,28 @@ double latent_spread(double m, double tau) {
   return 0.5 * std::abs(std::tanh(0.5 * (m + tau)) - std::tanh(0.5 * (m - tau)));
 }
 
-// Narrow noise (s below the latent spread): Gauss–Hermite over φ would need O((spread/s)²) nodes.
-// The integrand N(t; tanh(φ/2), s²) N(φ; m, τ²) is smooth in φ on the scale 2s (|du/dφ| ≤ ½), so
-// the trapezoid rule on equally spaced φ nodes with spacing h = 1.5 s is exponentially accurate
-// (error ~ exp(−2π²(2s/h)²) ≈ e^{−35}); nodes cover m ± 8τ and only those with |t − u_k| ≤ 8s
-// are summed (u_k = tanh(φ_k/2) is increasing, so they form one contiguous run).
-void narrow_nodes(double m, double tau, double s, std::vector<double>& u, std::vector<double>& w) {
-  const double h_wanted = 1.5 * s;
-  const long half = std::min(static_cast<long>(std::ceil(8.0 * tau / h_wanted)), 4000L);
-  const double h = 8.0 * tau / static_cast<double>(half);
+// Every component's integral over φ is a weighted sum Σ_k w_k N(t; u_k, s²), u_k = tanh(φ_k/2):
+//  * wide noise (s ≥ latent spread): Gauss–Hermite nodes φ_k = m + √2 τ x_k, w_k = W_k/√π;
+//  * narrow noise: Gauss–Hermite would need O((spread/s)²) nodes. The integrand is smooth in φ on
+//    the scale 2s (|du/dφ| ≤ ½), so the trapezoid rule on φ nodes spaced 1.5 s is exponentially
+//    accurate (error ~ exp(−2π²(2s/1.5s)²) ≈ e^{−35}); nodes cover m ± 8τ.
+// u_k increases with k, so the nodes with |t − u_k| ≤ 8s (the only ones that matter to double
+// precision) form one contiguous run found by binary search.
+void component_nodes(double m, double tau, double s, int gh_points, std::vector<double>& u,
+                     std::vector<double>& w) {
   u.clear();
   w.clear();
+  if (s >= latent_spread(m, tau)) {
+    const GaussHermiteRule& gh = gauss_hermite(gh_points);
+    for (std::size_t k = 0; k < gh.nodes.size(); ++k) {
+      if (gh.weights[k] < 1e-14) continue;  // contributes below double precision
+      u.push_back(std::tanh(0.5 * (m + kSqrt2 * tau * gh.nodes[k])));
+      w.push_back(gh.weights[k] * kInvSqrtPi);
+    }
+    return;
+  }
+  const long half = std::min(static_cast<long>(std::ceil(8.0 * tau / (1.5 * s))), 4000L);
+  const double h = 8.0 * tau / static_cast<double>(half);
   for (long k = -half; k <= half; ++k) {
     const double z = static_cast<double>(k) * h / tau;
     u.push_back(std::tanh(0.5 * (m + static_cast<double>(k) * h)));
@@ -41,28 +52,17 @@ void narrow_nodes(double m, double tau, double s, std::vector<double>& u, std::v
   }
 }
 
-double narrow_component_density(double t, double s, const std::vector<double>& u,
-                                 const std::vector<double>& w) {
+double component_density(double t, double s, const std::vector<double>& u,
+                         const std::vector<double>& w) {
   const auto first = std::lower_bound(u.begin(), u.end(), t - 8.0 * s);
   const auto last = std::upper_bound(first, u.end(), t + 8.0 * s);
+  const double inv_s = 1.0 / s;
   double sum = 0.0;
   for (auto it = first; it != last; ++it) {
-    const double z = (t - *it) / s;
+    const double z = (t - *it) * inv_s;
     sum += w[static_cast<std::size_t>(it - u.begin())] * std::exp(-0.5 * z * z);
   }
-  return sum * kInvSqrt2Pi / s;
-}
-
-// ∫ N(t; tanh(φ/2), s²) N(φ; m, τ²) dφ for a component whose noise s is at least its latent
-// spread: Gauss–Hermite over φ = m + √2 τ x.
-double wide_component_density(double t, double m, double tau, double s, const GaussHermiteRule& gh) {
-  double sum = 0.0;
-  for (std::size_t k = 0; k < gh.nodes.size(); ++k) {
-    const double u = std::tanh(0.5 * (m + kSqrt2 * tau * gh.nodes[k]));
-    const double z = (t - u) / s;
-    sum += gh.weights[k] * std::exp(-0.5 * z * z);
-  }
-  return sum * kInvSqrtPi * kInvSqrt2Pi / s;
+  return sum * kInvSqrt2Pi * inv_s;
 }
 
 // The φ-rule in log space (for tails where the density underflows).
@@ -143,21 +143,13 @@ double LatentTanhMixture::log_density(double t) const { return LatentDensity(*th
 
 LatentDensity::LatentDensity(const LatentTanhMixture& model) : model_(model) {
   for (std::size_t j = 0; j < 2; ++j) {
-    if (model_.s < latent_spread(model_.m[j], model_.tau[j])) {
-      narrow_nodes(model_.m[j], model_.tau[j], model_.s, node_u_[j], node_w_[j]);
-    }
+    component_nodes(model_.m[j], model_.tau[j], model_.s, model_.nodes, node_u_[j], node_w_[j]);
   }
 }
 
 double LatentDensity::density(double t) const {
-  const GaussHermiteRule& gh = gauss_hermite(model_.nodes);
-  double total = 0.0;
-  for (std::size_t j = 0; j < 2; ++j) {
-    total += model_.weight[j] *
-             (node_u_[j].empty() ? wide_component_density(t, model_.m[j], model_.tau[j], model_.s, gh)
-                                 : narrow_component_density(t, model_.s, node_u_[j], node_w_[j]));
-  }
-  return total;
+  return model_.weight[0] * component_density(t, model_.s, node_u_[0], node_w_[0]) +
+         model_.weight[1] * component_density(t, model_.s, node_u_[1], node_w_[1]);
 }
 
 double LatentDensity::log_density(double t) const {
@@ -217,29 +209,39 @@ LatentTanhMixture fit_latent_tanh_mixture(const std::vector<double>& sample,
   };
 
   Objective ctx{&data, options.nodes};
-  std::vector<double> best;
-  double best_value = std::numeric_limits<double>::infinity();
-  for (const auto& start : starts) {
+  // Every start gets a short run; the best is then polished with the full budget.
+  auto run = [&](std::vector<double> x, int evaluations, double& value) {
     nlopt::opt opt(nlopt::LN_BOBYQA, 6);
     opt.set_lower_bounds(lower);
     opt.set_upper_bounds(upper);
     opt.set_min_objective(objective, &ctx);
     opt.set_xtol_rel(1e-6);
     opt.set_ftol_abs(1e-9);
-    opt.set_maxeval(options.max_evaluations);
-    std::vector<double> x = clamp_start(start);
-    double value = std::numeric_limits<double>::infinity();
+    opt.set_maxeval(evaluations);
+    value = std::numeric_limits<double>::infinity();
     try {
       opt.optimize(x, value);
     } catch (const nlopt::roundoff_limited&) {
       value = opt.last_optimum_value();
     } catch (const std::runtime_error&) {
-      continue;  // a start that NLopt rejects is skipped; the others remain
+      value = std::numeric_limits<double>::infinity();  // a start NLopt rejects is dropped
     }
+    return x;
+  };
+  std::vector<double> best;
+  double best_value = std::numeric_limits<double>::infinity();
+  for (const auto& start : starts) {
+    double value = 0.0;
+    auto x = run(clamp_start(start), std::min(150, options.max_evaluations), value);
     if (value < best_value) {
       best_value = value;
       best = x;
     }
+  }
+  if (!best.empty()) {
+    double value = 0.0;
+    auto x = run(best, options.max_evaluations, value);
+    if (value <= best_value) best = x;
   }
   if (best.empty()) throw NumericalError("fit_latent_tanh_mixture: every optimiser start failed");
   return from_vector(best, options.nodes);

@@ -21,6 +21,9 @@ struct EmOptions {
   double tolerance = 1e-9;  // stop when the mean log-likelihood improves by less
   // Each component's sd is kept ≥ sd_floor_fraction · sd(sample) (avoids collapse onto one point).
   double sd_floor_fraction = 1e-3;
+  // Samples larger than 4·bins are rounded to `bins` equal bins over their range first (weighted
+  // EM; each term changes by O((h/sd)²), h = bin width); 0 = never.
+  int bins = 256;
 };
 
 // EM from several deterministic starts (quantile splits of the sample); returns the best fit.

@@ -34,18 +34,19 @@ class LatentDensity {
 
  private:
   LatentTanhMixture model_;
-  // Trapezoid nodes u_k = tanh(φ_k/2) and weights of a narrow-noise component (empty: wide).
+  // Per component: quadrature nodes u_k = tanh(φ_k/2) (increasing) and weights.
   std::array<std::vector<double>, 2> node_u_, node_w_;
 };
 
 struct LatentFitOptions {
   int nodes = 48;              // Gauss–Hermite points per component
   int bins = 128;              // the sample is rounded to this many equal bins over its range
-  int max_evaluations = 600;   // per start (NLopt BOBYQA)
+  int max_evaluations = 600;   // for the best start's final run (others get 150)
   double s_min = 0.0;          // lower bound on s; 0 = one bin width
 };
 
-// Maximum likelihood over (ω, m, τ, s) from four deterministic starts, by NLopt's BOBYQA within
+// Maximum likelihood over (ω, m, τ, s) by NLopt's BOBYQA: four deterministic starts get a short
+// run each and the best is run to convergence, within
 // box bounds (|logit ω| ≤ 7, |m| ≤ 14, τ ∈ [0.02, 8], s ∈ [s_min, 2 sd + 1]). The sample is
 // rounded to `bins` bins before fitting: each log-density term changes by O((h/s)²), h = bin width,
 // and the cost no longer grows with the sample size. Needs at least 10 finite values.
