@@ -99,3 +99,18 @@ TEST(EmpiricalEpsilon, PerfectSeparationAndNoSignal) {
 
 }  // namespace
 }  // namespace gpdp::attack
+
+#include "gpdp/attack/bound.hpp"
+
+namespace gpdp::attack {
+namespace {
+// The attack's bound is the accountant's: golden values (two independent implementations) for the
+// exponential kernel, n = 10, ℓ = 1, Lemma B.7, δ = 0.05 (shared/golden/accountant_mironov.csv).
+TEST(AttackBound, MatchesGoldenAccountantValues) {
+  const ShadowSetting s;
+  EXPECT_NEAR(attack_guarantee(s, 1.0, 5.0, 1, 0.05).epsilon, 5.534324088065921, 1e-6);
+  EXPECT_NEAR(attack_guarantee(s, 0.3, 5.0, 3, 0.05).epsilon, 149.20263259434364, 1e-4);
+  EXPECT_NEAR(attack_guarantee(s, 3.0, INFINITY, 1, 0.05).epsilon, 0.4964504416005275, 1e-6);
+}
+}  // namespace
+}  // namespace gpdp::attack
