@@ -29,6 +29,7 @@ struct ReleaseFlags {
   std::string solve = "r";
   double threshold = 0.0;
   double vote_cutoff = 0.5;
+  double smooth = 0.0;
   std::string sampler = "auto";
   std::string out;
   std::string image = "png";
@@ -38,6 +39,7 @@ struct ReleaseFlags {
   std::uint64_t seed = 0;
   PathKeyFlags key;
   std::string keep_path;
+  std::string mask;
   std::string internal_eval;
   bool json = false;
 };
@@ -75,6 +77,13 @@ void setup(CLI::App& app) {
                   "Excursion threshold t in response units (after --transform)")->required();
   sub->add_option("--vote-cutoff", f->vote_cutoff,
                   "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}")->capture_default_str();
+  sub->add_option("--smooth", f->smooth,
+                  "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
+                  "released paths before thresholding (post-processing)")
+      ->capture_default_str();
+  sub->add_option("--mask", f->mask,
+                  "Public CSV of points (same covariate columns): with --grid2d, evaluate only the "
+                  "grid cells within half a step of one of them; the map leaves the rest blank");
   sub->add_option("--sampler", f->sampler, "Exact sampler: auto, dense, markov or pathwise")
       ->capture_default_str();
   sub->add_option("--out,-o", f->out, "Release folder (must not exist or be empty)")->required();
@@ -115,6 +124,7 @@ void setup(CLI::App& app) {
     }
     q.threshold = f->threshold;
     q.vote_cutoff = f->vote_cutoff;
+    q.smooth = f->smooth;
     const int given = !f->points.points_file.empty() + !f->points.grid.empty() + !f->points.grid2d.empty();
     require(given == 1, "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
     if (!f->points.grid.empty() || !f->points.grid2d.empty()) {
@@ -124,6 +134,7 @@ void setup(CLI::App& app) {
               one ? "--grid needs one axis lo:hi:m" : "--grid2d needs two axes lo:hi:nx,lo:hi:ny");
     }
     q.points_file = f->points.points_file;
+    q.mask_file = f->mask;
     q.method = parse_sampler_method(f->sampler);
     q.out_dir = f->out;
     q.image_format = f->image;

@@ -184,6 +184,16 @@ std::optional<Budget> Ledger::budget(const std::string& dataset_sha256) const {
 
 LedgerDecision Ledger::record(LedgerEntry entry, const std::optional<Budget>& requested,
                               const Composer& compose) {
+  return decide(entry, requested, compose, true);
+}
+
+LedgerDecision Ledger::check(const LedgerEntry& entry, const std::optional<Budget>& requested,
+                             const Composer& compose) {
+  return decide(entry, requested, compose, false);
+}
+
+LedgerDecision Ledger::decide(const LedgerEntry& entry, const std::optional<Budget>& requested,
+                              const Composer& compose, bool insert) {
   if (requested) {
     require(std::isfinite(requested->epsilon) && requested->epsilon > 0,
             "--budget-epsilon must be positive");
@@ -225,6 +235,10 @@ LedgerDecision Ledger::record(LedgerEntry entry, const std::optional<Budget>& re
             entries.size() - 1, decision.epsilon_before, decision.epsilon_after,
             decision.budget->epsilon, decision.budget->delta, path_));
       }
+    }
+    if (!insert) {
+      db_->exec("ROLLBACK");
+      return decision;
     }
     Statement s(db_->handle,
                 "INSERT INTO releases(dataset_sha256, created, mechanism, epsilon, delta, "

@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <filesystem>
 
 #include "gpdp/error.hpp"
@@ -78,6 +81,61 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
   fsync_dir(out.parent_path());
 }
 
+Eigen::VectorXd fill_blank(Eigen::VectorXd v) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (double x : v) {
+    if (std::isfinite(x)) {
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+  }
+  const double blank = std::isfinite(lo) ? lo - (hi - lo) - 1.0 : 0.0;
+  for (auto& x : v) {
+    if (!std::isfinite(x)) x = blank;
+  }
+  return v;
+}
+
+Eigen::VectorXd gaussian_smooth(const Eigen::VectorXd& field, const Grid& grid, double bandwidth) {
+  require(grid.dim() == 2, "smoothing needs a 2-D grid");
+  const auto& ax = grid.axes();
+  const long nx = ax[0].count, ny = ax[1].count;
+  // Separable: along x, then along y, each normalised by the weight of the non-blank cells.
+  auto pass = [&](const Eigen::VectorXd& in, int axis) {
+    const double step = ax[axis].step() > 0 ? ax[axis].step() : 1.0;
+    const long radius = static_cast<long>(std::ceil(3.0 * bandwidth / step));
+    std::vector<double> w(static_cast<std::size_t>(radius + 1));
+    for (long k = 0; k <= radius; ++k) {
+      const double d = static_cast<double>(k) * step / bandwidth;
+      w[static_cast<std::size_t>(k)] = std::exp(-0.5 * d * d);
+    }
+    Eigen::VectorXd out(in.size());
+    for (long j = 0; j < ny; ++j) {
+      for (long i = 0; i < nx; ++i) {
+        const long c = i + j * nx;
+        if (std::isnan(in(c))) {
+          out(c) = in(c);
+          continue;
+        }
+        double sum = 0, weight = 0;
+        for (long k = -radius; k <= radius; ++k) {
+          const long ii = axis == 0 ? i + k : i, jj = axis == 1 ? j + k : j;
+          if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
+          const double v = in(ii + jj * nx);
+          if (std::isnan(v)) continue;
+          const double wk = w[static_cast<std::size_t>(std::abs(k))];
+          sum += wk * v;
+          weight += wk;
+        }
+        out(c) = sum / weight;
+      }
+    }
+    return out;
+  };
+  if (!(bandwidth > 0)) return field;
+  return pass(pass(field, 0), 1);
+}
+
 Eigen::VectorXd vote_fraction(const Eigen::MatrixXd& paths, double level) {
   Eigen::VectorXd v(paths.rows());
   for (Eigen::Index i = 0; i < paths.rows(); ++i) {
@@ -87,14 +145,14 @@ Eigen::VectorXd vote_fraction(const Eigen::MatrixXd& paths, double level) {
 }
 
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
-                      const Eigen::MatrixXd& draws, double center, double scale, double level,
-                      double cutoff) {
+                      const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields, double center,
+                      double scale, double level, double cutoff) {
   std::string out;
   for (const auto& n : names) out += io::csv_field(n) + ",";
   for (Eigen::Index l = 0; l < draws.cols(); ++l) out += fmt::format("draw_{},", l + 1);
   for (Eigen::Index l = 0; l < draws.cols(); ++l) out += fmt::format("value_{},", l + 1);
   out += "vote_fraction,in_set\n";
-  const Eigen::VectorXd votes = vote_fraction(draws, level);
+  const Eigen::VectorXd votes = vote_fraction(set_fields, level);
   for (Eigen::Index i = 0; i < points.rows(); ++i) {
     for (Eigen::Index j = 0; j < points.cols(); ++j) out += io::format_number(points(i, j)) + ",";
     for (Eigen::Index l = 0; l < draws.cols(); ++l) out += io::format_number(draws(i, l)) + ",";
@@ -119,7 +177,7 @@ std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double l
     ax.xlabel("x").ylabel("y");
     ax.heatmap(field, grid,
                {.map = plot::Colormap::diverging, .center = level, .colorbar_label = text.value_label});
-    ax.contour(field, grid, level, {.label = "threshold", .color = plot::colors::black, .width = 1.6});
+    ax.contour(fill_blank(field), grid, level, {.label = "threshold", .color = plot::colors::black, .width = 1.6});
   } else {
     const Points p = grid.points();
     const Eigen::VectorXd xs = p.col(0);
@@ -135,7 +193,7 @@ std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double l
 
 std::string excursion_geojson(const Eigen::VectorXd& field, const Grid& grid, double level,
                               const std::string& description) {
-  const auto polygons = geometry::excursion_polygons(field, grid, level);
+  const auto polygons = geometry::excursion_polygons(fill_blank(field), grid, level);
   auto feature = geometry::geojson_feature(
       polygons, {{"description", description}, {"level", level}, {"area", geometry::area(polygons)}});
   return geometry::geojson_feature_collection({feature}).dump(1) + "\n";

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <sodium.h>
 
+#include <algorithm>
 #include <array>
+#include <limits>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -16,7 +18,10 @@
 #include "gpdp/release/outputs.hpp"
 #include "gpdp/release/sha256.hpp"
 #include "gpdp/release/snapping.hpp"
+#include "gpdp/io/atomic_file.hpp"
+#include "gpdp/plot/figure.hpp"
 #include "gpdp/rng.hpp"
+#include "gpdp/sample_path.hpp"
 #include "gpdp/version.hpp"
 
 namespace gpdp::release {
@@ -28,8 +33,45 @@ using nlohmann::json;
 struct Evaluation {
   Points points;
   std::optional<Grid> grid;
+  std::vector<Eigen::Index> cells;  // with a mask: the grid cells evaluated (rows of grid points)
   std::vector<std::string> names;
+  bool masked() const { return !cells.empty(); }
+  // A field on the evaluated points spread onto the full grid (blank = NaN outside the mask).
+  Eigen::MatrixXd on_grid(const Eigen::MatrixXd& values) const {
+    if (!masked()) return values;
+    Eigen::MatrixXd full = Eigen::MatrixXd::Constant(grid->size(), values.cols(), std::nan(""));
+    for (std::size_t i = 0; i < cells.size(); ++i) full.row(cells[i]) = values.row(static_cast<Eigen::Index>(i));
+    return full;
+  }
 };
+
+// Grid cells within half a step (per axis) of some mask point.
+std::vector<Eigen::Index> masked_cells(const Grid& grid, const std::string& mask_file,
+                                       const std::vector<std::string>& names) {
+  require(grid.dim() == 2, "--mask needs a 2-D grid (--grid2d)");
+  const auto table = io::read_csv(mask_file);
+  require(!table.rows.empty(), fmt::format("{}: no mask points after the header", mask_file));
+  const Eigen::MatrixXd m = table.numeric(names);
+  const auto& ax = grid.axes();
+  std::vector<char> keep(static_cast<std::size_t>(grid.size()), 0);
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    long idx[2];
+    bool inside = true;
+    for (int a = 0; a < 2; ++a) {
+      const double step = ax[a].step() > 0 ? ax[a].step() : 1.0;
+      idx[a] = std::lround((m(i, a) - ax[a].lo) / step);
+      inside = inside && idx[a] >= 0 && idx[a] < ax[a].count &&
+               std::abs(m(i, a) - ax[a].at(idx[a])) <= step / 2;
+    }
+    if (inside) keep[static_cast<std::size_t>(idx[0] + idx[1] * ax[0].count)] = 1;
+  }
+  std::vector<Eigen::Index> cells;
+  for (std::size_t c = 0; c < keep.size(); ++c) {
+    if (keep[c]) cells.push_back(static_cast<Eigen::Index>(c));
+  }
+  require(!cells.empty(), fmt::format("{}: no mask point falls on the grid", mask_file));
+  return cells;
+}
 
 // Query points: the grid or the points file (columns named like the data's covariates, or
 // x1..xd), all inside the declared domain.
@@ -42,7 +84,14 @@ Evaluation evaluation_points(const ReleaseRequest& q, const Dataset& data, const
                                                      q.grid->dim(), data.dim()));
     e.grid = *q.grid;
     e.points = q.grid->points();
+    if (!q.mask_file.empty()) {
+      e.cells = masked_cells(*q.grid, q.mask_file, e.names);
+      Points kept(static_cast<Eigen::Index>(e.cells.size()), e.points.cols());
+      for (std::size_t i = 0; i < e.cells.size(); ++i) kept.row(static_cast<Eigen::Index>(i)) = e.points.row(e.cells[i]);
+      e.points = kept;
+    }
   } else {
+    require(q.mask_file.empty(), "--mask applies to --grid2d only");
     require(!q.points_file.empty(), "give where to evaluate: --grid, --grid2d or --points FILE");
     const auto table = io::read_csv(q.points_file);
     require(!table.rows.empty(), fmt::format("{}: no query points after the header", q.points_file));
@@ -90,6 +139,72 @@ json guarantee_json(const privacy::Guarantee& g) {
           {"conversion", privacy::to_string(g.conversion)},
           {"conversion_citation", privacy::conversion_citation(g.conversion)},
           {"note", g.note()}};
+}
+
+}  // namespace
+
+namespace {
+
+Composer composer_for(privacy::Conversion conversion) {
+  return [conversion](const std::vector<LedgerEntry>& all, double delta) {
+    std::vector<CountedMechanism> ms;
+    for (const auto& e : all) {
+      ms.push_back(mechanism_from_json(e.mechanism, fmt::format("ledger release {}", e.id)));
+    }
+    return compose(ms).epsilon(delta, conversion).epsilon;
+  };
+}
+
+json matrix_json(const Eigen::MatrixXd& m) {
+  json rows = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+Eigen::MatrixXd matrix_from_json(const json& rows, Eigen::Index cols) {
+  Eigen::MatrixXd m(static_cast<Eigen::Index>(rows.size()), cols);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (Eigen::Index j = 0; j < cols; ++j) m(static_cast<Eigen::Index>(i), j) = rows[i].at(static_cast<std::size_t>(j)).get<double>();
+  }
+  return m;
+}
+
+json input_json(const InputSpec& in) {
+  json j{{"x", in.x_columns}, {"y", in.y_column}, {"domain", in.domain->to_string()},
+         {"M_Y", in.M_Y}, {"policy", to_string(in.policy)}, {"transform", to_string(in.transform)}};
+  if (in.center) j["center"] = *in.center;
+  if (in.scale) j["scale"] = *in.scale;
+  return j;
+}
+
+// Non-private maps for the data holder's own evaluation: watermarked, never in --out.
+void write_internal_eval(const std::string& dir, const Posterior& posterior, const Evaluation& eval,
+                         double center, double scale, double level, double threshold,
+                         const std::string& format) {
+  std::filesystem::create_directories(dir);
+  const Eigen::VectorXd mean = posterior.mean(eval.points);
+  const Eigen::VectorXd p = posterior.excursion_probability(eval.points, level);
+  std::string csv = "point,posterior_mean,excursion_probability\n";
+  for (Eigen::Index i = 0; i < mean.size(); ++i) {
+    csv += fmt::format("{},{},{}\n", i, io::format_number(center + scale * mean(i)), io::format_number(p(i)));
+  }
+  io::write_file_atomic((std::filesystem::path(dir) / "NOT_FOR_RELEASE_posterior.csv").string(), csv);
+  if (!eval.grid) return;
+  const MapText mean_text{"NOT FOR RELEASE — computed from μ_D directly (no privacy)",
+                          "posterior mean μ_D", "posterior mean", "NOT FOR RELEASE"};
+  const Eigen::MatrixXd mean_response = (mean.array() * scale + center).matrix();
+  io::write_file_atomic((std::filesystem::path(dir) / ("NOT_FOR_RELEASE_posterior_mean." + format)).string(),
+                        render_map(eval.on_grid(mean_response), *eval.grid, threshold, mean_text, format));
+  if (eval.grid->dim() == 2) {
+    const MapText p_text{"NOT FOR RELEASE — computed from μ_D, k_D directly (no privacy)",
+                         "excursion probability p_D; contour at 0.5", "p_D", "NOT FOR RELEASE"};
+    io::write_file_atomic((std::filesystem::path(dir) / ("NOT_FOR_RELEASE_excursion_probability." + format)).string(),
+                          render_map(eval.on_grid(p), *eval.grid, 0.5, p_text, format));
+  }
 }
 
 }  // namespace
@@ -145,47 +260,80 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   accountant.add(privacy::rdp_curve(mech, bounds), q.draws);
   const privacy::Guarantee guarantee = accountant.epsilon(q.delta, q.conversion);
 
+  const std::string ledger_path = q.ledger_path.empty() ? default_ledger_path(q.data_path) : q.ledger_path;
+  const std::string rng_text = q.insecure_seed
+                                   ? fmt::format("seeded xoshiro256** seed={} (NOT PRIVATE)", *q.insecure_seed)
+                                   : std::string("secure (libsodium randombytes)");
+  const std::string path_id = q.keep_path.empty() ? "" : random_id();
+  LedgerEntry entry;
+  entry.dataset_sha256 = prepared.sha256;
+  entry.mechanism = mechanism_to_json(mech, q.draws);
+  entry.epsilon = guarantee.epsilon;
+  entry.delta = q.delta;
+  entry.conversion = privacy::to_string(q.conversion);
+  entry.parameters = {{"theta", {{"ell", q.ell}, {"r", mech.r}, {"sigma", mech.sigma}}},
+                      {"eta", mech.eta}, {"draws", q.draws}, {"rng", rng_text},
+                      {"threshold", q.threshold}, {"points", eval.points.rows()}};
+  entry.out_dir = std::filesystem::absolute(q.out_dir).string();
+  entry.path_id = path_id;
+  Ledger ledger(ledger_path);
+  ledger.check(entry, q.budget, composer_for(q.conversion));  // early refusal; record() decides
+
   // ---- 3. draw, snap, render (memory only) ----------------------------------------------------
   const Posterior posterior(*mech.kernel, data.X, data.y, {mech.r, mech.sigma});
   auto rng = make_rng(q.insecure_seed);
-  const SampleOptions options{q.method, mech.eta};
-  Draws draws = eval.grid ? sample(posterior, *eval.grid, q.draws, *rng, options)
-                          : sample(posterior, eval.points, q.draws, *rng, options);
+  std::vector<SamplePath> paths;
+  Eigen::MatrixXd raw(eval.points.rows(), q.draws);
+  std::string method;
+  for (int l = 0; l < q.draws; ++l) {
+    paths.emplace_back(posterior, mech.eta);
+    raw.col(l) = eval.grid && !eval.masked() ? paths.back().evaluate(*eval.grid, *rng)
+                                             : paths.back().evaluate(eval.points, *rng);
+    if (l == 0) method = paths.back().last_method();
+  }
   const Granularity lattice = release_granularity(mech.n, mech.M_Y, mech.r, mech.sigma, mech.eta);
-  Eigen::MatrixXd released = draws.values.unaryExpr([&](double v) { return snap(v, lattice); });
-  draws.values.setZero();  // the unsnapped values stay only in the kept path state (if any)
+  const Eigen::MatrixXd released = raw.unaryExpr([&](double v) { return snap(v, lattice); });
+  raw.setZero();  // the unsnapped values live on only in the kept path state (if any)
 
-  const std::string rng_text = q.insecure_seed
-                                   ? fmt::format("seeded xoshiro256** seed={} (NOT PRIVATE)", *q.insecure_seed)
-                                   : rng->description();
-  const std::string path_id = q.keep_path.empty() ? "" : random_id();
+  // The fields the excursion set is read from: the released paths, optionally smoothed
+  // (post-processing of released values only).
+  Eigen::MatrixXd set_fields = released;
+  if (q.smooth > 0) {
+    require(eval.grid && eval.grid->dim() == 2, "--smooth needs a 2-D grid (--grid2d)");
+    for (int l = 0; l < q.draws; ++l) {
+      const Eigen::VectorXd sm = gaussian_smooth(eval.on_grid(released.col(l)), *eval.grid, q.smooth);
+      for (Eigen::Index i = 0; i < set_fields.rows(); ++i) {
+        set_fields(i, l) = sm(eval.masked() ? eval.cells[static_cast<std::size_t>(i)] : i);
+      }
+    }
+  }
   std::map<std::string, std::string> files;
-  files["draws.csv"] = draws_csv(eval.points, eval.names, released, center, scale, level, q.vote_cutoff);
+  files["draws.csv"] = draws_csv(eval.points, eval.names, released, set_fields, center, scale, level,
+                                 q.vote_cutoff);
   const std::string eps_text = fmt::format("ε = {:.3g}, δ = {:.2g} ({}), L = {}", guarantee.epsilon,
                                            q.delta, privacy::to_string(q.conversion), q.draws);
   if (eval.grid) {
-    const Eigen::MatrixXd values = (released.array() * scale + center).matrix();
+    const Eigen::MatrixXd values = eval.on_grid((set_fields.array() * scale + center).matrix());
     const std::string title =
         fmt::format("gpdp release{}: {}", q.insecure_seed ? " (NOT PRIVATE: seeded)" : "", eps_text);
     const std::string value_label = fmt::format("released path ({}{})", data.response_name,
                                                 q.input.transform == ResponseTransform::Log ? ", log" : "");
-    if (eval.grid->dim() == 2) {
-      // The map: the first path, or the vote fraction over L paths (released set: vote ≥ c).
-      if (q.draws == 1) {
-        files["map." + q.image_format] = render_map(values.col(0), *eval.grid, q.threshold,
-            {title, fmt::format("one posterior sample path; contour at t = {}", q.threshold), value_label, ""},
-            q.image_format);
-        files["excursion.geojson"] = excursion_geojson(values.col(0), *eval.grid, q.threshold,
-            fmt::format("{{released path ≥ {}}}", q.threshold));
-      } else {
-        const Eigen::VectorXd votes = vote_fraction(released, level);
-        files["map." + q.image_format] = render_map(votes, *eval.grid, q.vote_cutoff,
-            {title, fmt::format("fraction of {} paths ≥ t = {}; contour at c = {}", q.draws, q.threshold,
-                                q.vote_cutoff), "vote fraction", ""},
-            q.image_format);
-        files["excursion.geojson"] = excursion_geojson(votes, *eval.grid, q.vote_cutoff,
-            fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}", q.draws, q.threshold, q.vote_cutoff));
-      }
+    if (eval.grid->dim() == 2 && q.draws == 1) {
+      files["map." + q.image_format] = render_map(values.col(0), *eval.grid, q.threshold,
+          {title, fmt::format("one posterior sample path{}; contour at t = {}",
+                              q.smooth > 0 ? fmt::format(" (smoothed, bandwidth {})", q.smooth) : "", q.threshold),
+           value_label, ""},
+          q.image_format);
+      files["excursion.geojson"] = excursion_geojson(fill_blank(values.col(0)), *eval.grid, q.threshold,
+          fmt::format("{{released path ≥ {}}}", q.threshold));
+    } else if (eval.grid->dim() == 2) {
+      const Eigen::VectorXd votes = eval.on_grid(vote_fraction(set_fields, level));
+      files["map." + q.image_format] = render_map(votes, *eval.grid, q.vote_cutoff,
+          {title, fmt::format("fraction of {} paths ≥ t = {}; contour at c = {}", q.draws, q.threshold,
+                              q.vote_cutoff), "vote fraction", ""},
+          q.image_format);
+      files["excursion.geojson"] = excursion_geojson(fill_blank(votes), *eval.grid, q.vote_cutoff,
+          fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}", q.draws, q.threshold, q.vote_cutoff));
     } else {
       files["map." + q.image_format] =
           render_map(values, *eval.grid, q.threshold, {title, "released sample path(s)", value_label, ""},
@@ -222,17 +370,20 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
                        {"theorem", bounds.theorem}}},
       {"draws", q.draws},
       {"guarantee", guarantee_json(guarantee)},
-      {"mechanism", mechanism_to_json(mech, q.draws)},
+      {"mechanism", entry.mechanism},
       {"rng", rng_text},
       {"rounding", {{"granularity", lattice.lambda},
                     {"exponent", lattice.exponent},
                     {"std_floor", lattice.std_floor},
                     {"value_bound", lattice.value_bound},
                     {"reasoning", lattice.reasoning}}},
-      {"sampler", {{"method", draws.method}, {"detail", draws.detail}}},
-      {"threshold", {{"t", q.threshold}, {"model_units", level}, {"vote_cutoff", q.vote_cutoff}}},
+      {"sampler", method},
+      {"threshold", {{"t", q.threshold}, {"model_units", level}, {"vote_cutoff", q.vote_cutoff},
+                     {"smoothing_bandwidth", q.smooth}}},
       {"evaluation", {{"points", eval.points.rows()},
-                      {"grid", eval.grid ? json(q.grid ? (q.grid->dim() == 1 ? "1-D" : "2-D") : "") : json(nullptr)},
+                      {"grid", q.grid ? json(q.grid->dim() == 1 ? "1-D grid" : "2-D grid") : json(nullptr)},
+                      {"mask", q.mask_file.empty() ? json(nullptr)
+                                                   : json(std::filesystem::path(q.mask_file).filename().string())},
                       {"points_file", q.points_file.empty() ? json(nullptr)
                                                             : json(std::filesystem::path(q.points_file).filename().string())}}},
       {"covered_by_guarantee", "every file listed in 'outputs': all are functions of the released, "
@@ -246,26 +397,8 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   }
 
   // ---- 4. ledger: check the budget and record, durably ----------------------------------------
-  const std::string ledger_path = q.ledger_path.empty() ? default_ledger_path(q.data_path) : q.ledger_path;
-  LedgerEntry entry;
-  entry.dataset_sha256 = prepared.sha256;
   entry.created = cert["timestamp"].get<std::string>();
-  entry.mechanism = cert["mechanism"];
-  entry.epsilon = guarantee.epsilon;
-  entry.delta = q.delta;
-  entry.conversion = privacy::to_string(q.conversion);
-  entry.parameters = {{"theta", cert["theta"]}, {"eta", mech.eta}, {"draws", q.draws},
-                      {"rng", rng_text}, {"threshold", q.threshold}, {"points", eval.points.rows()}};
-  entry.out_dir = std::filesystem::absolute(q.out_dir).string();
-  entry.path_id = path_id;
-  const privacy::Conversion conversion = q.conversion;
-  Ledger ledger(ledger_path);
-  const LedgerDecision decision =
-      ledger.record(entry, q.budget, [conversion](const std::vector<LedgerEntry>& all, double delta) {
-        std::vector<CountedMechanism> ms;
-        for (const auto& e : all) ms.push_back(mechanism_from_json(e.mechanism, "ledger release " + std::to_string(e.id)));
-        return compose(ms).epsilon(delta, conversion).epsilon;
-      });
+  const LedgerDecision decision = ledger.record(entry, q.budget, composer_for(q.conversion));
   json ledger_json{{"path", ledger_path}, {"release_id", decision.id}};
   if (decision.budget) {
     ledger_json["budget"] = {{"epsilon", decision.budget->epsilon}, {"delta", decision.budget->delta}};
@@ -274,17 +407,39 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   }
   cert["ledger"] = ledger_json;
 
-  // ---- 5. publish ---------------------------------------------------------------------------
+  // ---- 5. publish: the kept path state first, then the release folder -------------------------
+  if (!q.keep_path.empty()) {
+    json state{{"format", "gpdp-path-1"},
+               {"path_id", path_id},
+               {"dataset_sha256", prepared.sha256},
+               {"input", input_json(q.input)},
+               {"kernel", {{"name", mech.kernel->name()}, {"ell", mech.kernel->lengthscale()}}},
+               {"r", mech.r}, {"sigma", mech.sigma}, {"eta", mech.eta},
+               {"threshold", q.threshold},
+               {"lattice_exponent", lattice.exponent},
+               {"ledger", std::filesystem::absolute(ledger_path).string()},
+               {"release_id", decision.id},
+               {"dim", data.dim()},
+               {"names", eval.names},
+               {"paths", json::array()}};
+    for (const auto& path : paths) {
+      state["paths"].push_back({{"points", matrix_json(path.points())}, {"values", matrix_json(path.values())}});
+    }
+    save_path_file(q.keep_path, state.dump(), q.path_key);
+  }
   json outputs = json::array();
   for (const auto& [name, content] : files) outputs.push_back({{"file", name}, {"sha256", sha256_hex(content)}});
   cert["outputs"] = outputs;
   files["certificate.json"] = cert.dump(2) + "\n";
   publish_folder(q.out_dir, files);
+  if (!q.internal_eval_dir.empty()) {
+    write_internal_eval(q.internal_eval_dir, posterior, eval, center, scale, level, q.threshold, q.image_format);
+  }
 
   ReleaseOutcome outcome;
   outcome.certificate = cert;
   for (const auto& [name, content] : files) outcome.files.push_back(name);
-  const Eigen::VectorXd votes = vote_fraction(released, level);
+  const Eigen::VectorXd votes = vote_fraction(set_fields, level);
   outcome.summary = {{"out", q.out_dir},
                      {"files", outcome.files},
                      {"n", data.n()},
@@ -300,11 +455,95 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
                      {"rng", rng_text},
                      {"private", !q.insecure_seed.has_value()},
                      {"granularity", lattice.lambda},
-                     {"sampler", draws.method},
+                     {"sampler", method},
                      {"fraction_in_set", votes.size() ? (votes.array() >= q.vote_cutoff).cast<double>().mean() : 0.0},
                      {"ledger", ledger_json}};
+  if (!path_id.empty()) outcome.summary["kept_path"] = q.keep_path;
+  if (!q.internal_eval_dir.empty()) outcome.summary["internal_eval"] = q.internal_eval_dir;
   if (!calibration.is_null()) outcome.summary["calibration"] = calibration;
   return outcome;
+}
+
+json run_query(const QueryRequest& q) {
+  require(!q.out_csv.empty(), "--out FILE.csv is required");
+  const std::string text = load_path_file(q.path_file, q.key);
+  json state;
+  try {
+    state = json::parse(text);
+    require(state.value("format", "") == "gpdp-path-1", "");
+  } catch (const std::exception&) {
+    throw InputError(fmt::format("{}: not a gpdp path file (bad contents)", q.path_file));
+  }
+  try {
+    InputSpec spec = parse_input_config(state.at("input").dump(), q.path_file);
+    const PreparedData prepared = prepare_data(q.data_path, spec);
+    if (prepared.sha256 != state.at("dataset_sha256").get<std::string>()) {
+      throw InputError(fmt::format("{}: SHA-256 {} differs from the data of the kept path ({}); a query "
+                                   "needs exactly the data file of the release",
+                                   q.data_path, prepared.sha256, state["dataset_sha256"].get<std::string>()));
+    }
+    const std::string ledger_path = q.ledger_path.empty() ? state.at("ledger").get<std::string>() : q.ledger_path;
+    const auto rows = Ledger::open_existing(ledger_path).releases(prepared.sha256);
+    const std::string path_id = state.at("path_id").get<std::string>();
+    const bool recorded = std::any_of(rows.begin(), rows.end(), [&](const LedgerEntry& e) { return e.path_id == path_id; });
+    if (!recorded) {
+      throw PrivacyError(fmt::format("ledger {} has no release with this kept path (id {}); refusing to "
+                                     "answer unaccounted queries", ledger_path, path_id));
+    }
+    const Dataset& data = prepared.data;
+    const int dim = state.at("dim").get<int>();
+    std::vector<std::string> names = state.at("names").get<std::vector<std::string>>();
+    Points xs;
+    if (q.grid) {
+      require(q.points_file.empty(), "give --points or --grid/--grid2d, not both");
+      require(q.grid->dim() == dim, fmt::format("the grid has {} dimension(s), the path {}", q.grid->dim(), dim));
+      xs = q.grid->points();
+    } else {
+      require(!q.points_file.empty(), "give the new points: --points FILE, --grid or --grid2d");
+      const auto table = io::read_csv(q.points_file);
+      require(!table.rows.empty(), fmt::format("{}: no query points after the header", q.points_file));
+      bool named = true;
+      for (const auto& n : names) named = named && std::find(table.header.begin(), table.header.end(), n) != table.header.end();
+      if (!named) {
+        for (int i = 0; i < dim; ++i) names[static_cast<std::size_t>(i)] = fmt::format("x{}", i + 1);
+      }
+      xs = table.numeric(names);
+    }
+    for (Eigen::Index i = 0; i < xs.rows(); ++i) {
+      require(spec.domain->contains(xs.row(i).transpose()),
+              fmt::format("query point {} lies outside the declared domain {}", i + 1, spec.domain->to_string()));
+    }
+    const Kernel kernel = Kernel::from_name(state.at("kernel").at("name").get<std::string>(),
+                                            state["kernel"].at("ell").get<double>());
+    const double r = state.at("r").get<double>(), sigma = state.at("sigma").get<double>(),
+                 eta = state.at("eta").get<double>();
+    const Posterior posterior(kernel, data.X, data.y, {r, sigma});
+    const int exponent = state.at("lattice_exponent").get<int>();
+    const Granularity lattice = release_granularity(data.n(), spec.M_Y, r, sigma, eta);
+    require(lattice.exponent == exponent, fmt::format("{}: inconsistent rounding lattice", q.path_file));
+    SecureRng rng;
+    auto& kept = state.at("paths");
+    Eigen::MatrixXd released(xs.rows(), static_cast<Eigen::Index>(kept.size()));
+    for (std::size_t l = 0; l < kept.size(); ++l) {
+      const Eigen::MatrixXd pts = matrix_from_json(kept[l].at("points"), dim);
+      const Eigen::MatrixXd vals = matrix_from_json(kept[l].at("values"), 1);
+      SamplePath path(posterior, eta, pts, vals.col(0));
+      const Eigen::VectorXd v = path.evaluate(xs, rng);
+      released.col(static_cast<Eigen::Index>(l)) = v.unaryExpr([&](double x) { return snap(x, lattice); });
+      kept[l] = {{"points", matrix_json(path.points())}, {"values", matrix_json(path.values())}};
+    }
+    // The path now remembers the new answers: save it before the answers leave.
+    save_path_file(q.path_file, state.dump(), q.key);
+    const double center = spec.center.value_or(0.0), scale = spec.scale.value_or(1.0);
+    const double threshold = state.at("threshold").get<double>();
+    io::write_file_atomic(q.out_csv, draws_csv(xs, names, released, released, center, scale,
+                                               (threshold - center) / scale, 0.5));
+    return {{"out", q.out_csv}, {"points", xs.rows()}, {"paths", kept.size()},
+            {"path_id", path_id}, {"ledger", ledger_path}, {"budget_consumed", 0},
+            {"granularity", lattice.lambda}};
+  } catch (const json::exception&) {
+    throw InputError(fmt::format("{}: not a gpdp path file (missing or malformed fields)", q.path_file));
+  }
 }
 
 std::string format_summary(const json& s) {

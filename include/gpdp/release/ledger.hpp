@@ -71,10 +71,15 @@ class Ledger {
   // PrivacyError and changes nothing; else inserts `entry` and commits durably.
   LedgerDecision record(LedgerEntry entry, const std::optional<Budget>& requested,
                         const Composer& compose);
+  // The same checks without inserting (a fast early refusal; record() decides).
+  LedgerDecision check(const LedgerEntry& entry, const std::optional<Budget>& requested,
+                       const Composer& compose);
 
  private:
   struct Db;
   Ledger(const std::string& path, bool create);
+  LedgerDecision decide(const LedgerEntry& entry, const std::optional<Budget>& requested,
+                        const Composer& compose, bool insert);
   std::string path_;
   Db* db_;
 };

@@ -45,9 +45,15 @@ struct ReleaseRequest {
   // Excursion threshold t, in response units after the transform (before centring/scaling).
   double threshold = 0.0;
   double vote_cutoff = 0.5;  // released set = {vote fraction ≥ c} when L > 1
+  // Post-processing before thresholding (2-D grids): Gaussian filter of this bandwidth in
+  // coordinate units (paper App. D.1); 0 = none.
+  double smooth = 0.0;
   // Where to evaluate: a grid or explicit points (inside the declared domain).
   std::optional<Grid> grid;
   std::string points_file;
+  // Optional public mask for a 2-D grid: only cells within half a grid step (per axis) of a point
+  // of this CSV are evaluated (e.g. the Meuse floodplain cells); the map leaves the others blank.
+  std::string mask_file;
   SamplerMethod method = SamplerMethod::Auto;
   std::string out_dir;
   std::string image_format = "png";  // png | svg
@@ -68,6 +74,20 @@ struct ReleaseOutcome {
 // Validates, accounts, samples, records in the ledger, writes. Throws InputError / PrivacyError /
 // NumericalError before anything is written or recorded.
 ReleaseOutcome run_release(const ReleaseRequest& request);
+
+// `gpdp query`: answers new points of a kept path conditionally on everything it has answered,
+// re-deriving the posterior from the data file (whose SHA-256 must match), consuming no budget.
+// The updated state is saved BEFORE the answer is written. Returns the summary.
+struct QueryRequest {
+  std::string path_file;
+  PathKey key;
+  std::string data_path;
+  std::string points_file;
+  std::optional<Grid> grid;
+  std::string out_csv;
+  std::string ledger_path;  // empty: the ledger named in the path file
+};
+nlohmann::json run_query(const QueryRequest& request);
 
 // The one-screen text summary of an outcome.
 std::string format_summary(const nlohmann::json& summary);
