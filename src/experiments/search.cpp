@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <utility>
 
 #include "gpdp/error.hpp"
@@ -91,6 +92,12 @@ HyperparameterSearch::HyperparameterSearch(const ExcursionObjective& objective, 
 HyperparameterSearch::Key HyperparameterSearch::key(const Theta& t) {
   auto q = [](double v) { return std::llround(std::log(v) * 1e9); };
   return {q(t.ell), q(t.r), q(t.sigma)};
+}
+
+long HyperparameterSearch::distinct_posteriors() const {
+  std::set<std::pair<long long, long long>> lr;
+  for (const auto& [k, v] : cache_) lr.insert({k.a, k.b});
+  return static_cast<long>(lr.size());
 }
 
 void HyperparameterSearch::ensure(const std::vector<Theta>& thetas) {

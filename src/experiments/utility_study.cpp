@@ -135,6 +135,7 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
   result.epsilon_private = spec.privacy.epsilon(best_private.best);
   require(result.epsilon_private < spec.epsilon_max, "study: constrained search returned an infeasible θ");
   result.distinct_thetas = search.distinct_evaluations();
+  result.distinct_posteriors = search.distinct_posteriors();
   result.seconds_search = seconds_since(t0);
   say(fmt::format("searches done: {} distinct θ ({:.1f} s); ε(θ*) = {:.4g}, ε(θ_priv) = {:.4g}",
                   result.distinct_thetas, result.seconds_search, result.epsilon_unconstrained,

@@ -89,6 +89,8 @@ class HyperparameterSearch {
                        std::function<void(const std::string&)> progress = {});
   SearchResult run(const PrivacyConstraint* constraint = nullptr);
   long distinct_evaluations() const { return static_cast<long>(cache_.size()); }
+  // Distinct (ℓ, r) among them: the number of posteriors fitted per task.
+  long distinct_posteriors() const;
 
  private:
   struct Key {

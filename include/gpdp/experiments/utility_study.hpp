@@ -73,7 +73,8 @@ struct StudyResult {
   double validation_iou_c = 0.0;
   std::vector<PairOutcome> pairs;
   std::vector<StudyExample> examples;
-  long distinct_thetas = 0;  // θ evaluated over the whole population (both searches)
+  long distinct_thetas = 0;      // θ evaluated over the whole population (both searches)
+  long distinct_posteriors = 0;  // distinct (ℓ, r) among them: posteriors fitted per pair
   std::string sampler_method;
   double seconds_generate = 0, seconds_search = 0, seconds_validation = 0, seconds_release = 0;
 };
