@@ -180,9 +180,9 @@ EmpiricalEpsilon empirical_epsilon(const std::vector<double>& shadow_in,
   const long k_in = count_at_least(e_in, result.threshold);
   const long k_out = count_at_least(e_out, result.threshold);
   const auto n_in = static_cast<long>(e_in.size()), n_out = static_cast<long>(e_out.size());
-  result.estimate = std::max(0.0, epsilon_from_rates(static_cast<double>(k_in) / static_cast<double>(n_in),
-                                                     static_cast<double>(k_out) / static_cast<double>(n_out),
-                                                     delta));
+  // Rates with a half-count continuity correction, so that an empty cell (FPR = 0) stays finite.
+  auto rate = [](long k, long n) { return (static_cast<double>(k) + 0.5) / (static_cast<double>(n) + 1.0); };
+  result.estimate = std::max(0.0, epsilon_from_rates(rate(k_in, n_in), rate(k_out, n_out), delta));
   result.lower = std::max(0.0, epsilon_lower_from_counts(k_in, n_in, k_out, n_out, delta, a));
   return result;
 }

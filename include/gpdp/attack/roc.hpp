@@ -39,7 +39,7 @@ double dp_max_tpr(double fpr, double epsilon, double delta);
 // Empirical lower bound on ε implied by an attack (for a fixed δ). The threshold is chosen on the
 // SHADOW scores (independent of the evaluation sets), maximising the confidence-bound version of
 // max{ log((TPR − δ)/FPR), log((1 − FPR − δ)/(1 − TPR)) }. On the EVALUATION scores:
-//   estimate = that expression with the empirical rates,
+//   estimate = that expression with the rates (k + ½)/(n + 1) (finite when a count is 0),
 //   lower    = the same with Clopper–Pearson bounds (TPR low, FPR high or the reverse), each at
 //              1 − (1 − confidence)/2, so the joint statement holds with probability ≥ confidence.
 // Both are clamped below at 0 ("no evidence of leakage").
