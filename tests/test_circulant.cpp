@@ -142,23 +142,41 @@ TEST(Circulant, EigenvaluesMatchDenseCutOff2D) {
 // The known trap: the isotropic 2-D exponential kernel with ℓ = 1 on the unit square does not embed
 // minimally, nor with 2x padding; the cut-off embedding is nonnegative definite and is chosen.
 TEST(Circulant, ExponentialUnitSquareEllOneEmbedsExactlyByCutOff) {
+  const auto k = Kernel::exponential(1.0);
   for (const long n : {33L, 129L}) {
     const Lattice lat{{n, n}, {1.0 / static_cast<double>(n - 1), 1.0 / static_cast<double>(n - 1)}};
-    const auto k = Kernel::exponential(1.0);
+    for (const auto& choice : CirculantEmbedding::candidates(k, lat, {})) {
+      if (choice.kind == EmbeddingKind::CutOff || choice.padding > 2.0) continue;
+      const auto attempt = CirculantEmbedding::build(k, lat, choice).attempt();
+      EXPECT_LT(attempt.min_eigenvalue, -1e3 * attempt.tolerance) << attempt.describe();
+    }
     std::vector<EmbeddingAttempt> attempts;
     const auto emb = CirculantEmbedding::find(k, lat, {}, &attempts);
     ASSERT_TRUE(emb.has_value());
     EXPECT_EQ(emb->attempt().choice.kind, EmbeddingKind::CutOff) << emb->attempt().describe();
     EXPECT_GE(emb->attempt().min_eigenvalue, 0.0) << emb->attempt().describe();
-    ASSERT_GE(attempts.size(), 3u);
-    EXPECT_EQ(attempts[0].choice.kind, EmbeddingKind::Minimal);
-    EXPECT_LT(attempts[0].min_eigenvalue, -1e3 * attempts[0].tolerance);  // clearly negative
+    // 33: every smaller candidate was tried; 129: they were screened out on a 65x65 copy.
     for (const auto& a : attempts) {
-      if (a.choice.kind == EmbeddingKind::Padded && a.choice.padding <= 2.0) {
-        EXPECT_FALSE(a.nonnegative());
+      if (a.choice.kind != EmbeddingKind::CutOff) {
+        EXPECT_FALSE(a.nonnegative()) << a.describe();
+        EXPECT_EQ(a.skipped_coarse, n > 65) << a.describe();
       }
     }
   }
+}
+
+// Screening never loses an embedding: with the cut-off disabled, deferred candidates are tried.
+TEST(Circulant, ScreeningNeedsACutOffBehindIt) {
+  const Lattice lat{{129, 129}, {1.0 / 128, 1.0 / 128}};
+  EmbeddingOptions opt;
+  opt.try_cutoff = false;
+  opt.paddings = {2.0, 8.0};
+  std::vector<EmbeddingAttempt> attempts;
+  const auto emb = CirculantEmbedding::find(Kernel::exponential(1.0), lat, opt, &attempts);
+  for (const auto& a : attempts) EXPECT_FALSE(a.skipped_coarse);
+  ASSERT_TRUE(emb.has_value());
+  EXPECT_EQ(emb->attempt().choice.kind, EmbeddingKind::Padded);
+  EXPECT_EQ(emb->attempt().choice.padding, 8.0);
 }
 
 TEST(Circulant, NoEmbeddingWithinATinyMemoryCap) {

@@ -161,6 +161,10 @@ std::string EmbeddingAttempt::describe() const {
     kind += fmt::format(" (k kept on [0, {:.6g}], zero beyond {:.6g})", choice.cutoff_inner,
                         choice.cutoff_outer);
   }
+  if (skipped_coarse) {
+    return fmt::format("{} torus {}: skipped, its coarse analogue has min/max eigenvalue {:.2e}", kind,
+                       torus_text(choice.torus), coarse_ratio);
+  }
   if (skipped_memory) {
     return fmt::format("{} torus {}: skipped, needs {:.3g} GB", kind, torus_text(choice.torus),
                        CirculantEmbedding::bytes_needed(choice.torus) / 1e9);
@@ -215,23 +219,88 @@ std::vector<EmbeddingChoice> CirculantEmbedding::candidates(const Kernel& kernel
   return out;
 }
 
+namespace {
+
+// A copy of the lattice with the same spans and at most 65 points per axis.
+Lattice coarse_copy(const Lattice& lattice) {
+  Lattice coarse = lattice;
+  for (int a = 0; a < lattice.dim(); ++a) {
+    const auto sa = static_cast<std::size_t>(a);
+    if (lattice.counts[sa] <= 65) continue;
+    const double span = static_cast<double>(lattice.counts[sa] - 1) * lattice.steps[sa];
+    coarse.counts[sa] = 65;
+    coarse.steps[sa] = span / 64.0;
+  }
+  return coarse;
+}
+
+bool same_candidate(const EmbeddingChoice& a, const EmbeddingChoice& b) {
+  return a.kind == b.kind && a.padding == b.padding;
+}
+
+}  // namespace
+
 std::optional<CirculantEmbedding> CirculantEmbedding::find(const Kernel& kernel,
                                                            const Lattice& lattice,
                                                            const EmbeddingOptions& options,
                                                            std::vector<EmbeddingAttempt>* attempts) {
-  for (const auto& choice : candidates(kernel, lattice, options)) {
-    if (bytes_needed(choice.torus) > options.max_bytes) {
+  const auto choices = candidates(kernel, lattice, options);
+  // Screening: on a large lattice, a min-image candidate whose coarse analogue already has a
+  // negative eigenvalue is deferred behind a remaining cut-off candidate.
+  std::vector<EmbeddingAttempt> deferred(choices.size());
+  std::vector<bool> is_deferred(choices.size(), false);
+  const Lattice coarse = coarse_copy(lattice);
+  if (coarse.counts != lattice.counts) {
+    const auto coarse_choices = candidates(kernel, coarse, options);
+    bool cutoff_later = false;
+    for (std::size_t i = choices.size(); i-- > 0;) {
+      if (choices[i].kind == EmbeddingKind::CutOff) {
+        cutoff_later = bytes_needed(choices[i].torus) <= options.max_bytes;
+        continue;
+      }
+      if (!cutoff_later) continue;
+      for (const auto& cc : coarse_choices) {
+        if (!same_candidate(cc, choices[i])) continue;
+        const CirculantEmbedding probe = build(kernel, coarse, cc);
+        if (!probe.nonnegative()) {
+          is_deferred[i] = true;
+          deferred[i].choice = choices[i];
+          deferred[i].skipped_coarse = true;
+          deferred[i].coarse_ratio = probe.attempt().min_eigenvalue / probe.attempt().max_eigenvalue;
+        }
+        break;
+      }
+    }
+  }
+  auto attempt = [&](std::size_t i) -> std::optional<CirculantEmbedding> {
+    if (bytes_needed(choices[i].torus) > options.max_bytes) {
       if (attempts) {
         EmbeddingAttempt skipped;
-        skipped.choice = choice;
+        skipped.choice = choices[i];
         skipped.skipped_memory = true;
         attempts->push_back(skipped);
       }
-      continue;
+      return std::nullopt;
     }
-    CirculantEmbedding embedding = build(kernel, lattice, choice);
+    CirculantEmbedding embedding = build(kernel, lattice, choices[i]);
     if (attempts) attempts->push_back(embedding.attempt());
-    if (embedding.nonnegative()) return embedding;
+    if (!embedding.nonnegative()) return std::nullopt;
+    return embedding;
+  };
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (is_deferred[i]) continue;
+    if (auto embedding = attempt(i)) {
+      if (attempts) {
+        for (std::size_t j = 0; j < choices.size(); ++j) {
+          if (is_deferred[j]) attempts->push_back(deferred[j]);
+        }
+      }
+      return embedding;
+    }
+  }
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (!is_deferred[i]) continue;
+    if (auto embedding = attempt(i)) return embedding;
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 #include "gpdp/error.hpp"
@@ -111,26 +112,63 @@ struct EmbeddingVerdict {
 using VerdictKey = std::tuple<int, double, std::vector<long>, std::vector<double>, double,
                               std::vector<double>, bool>;
 
+VerdictKey verdict_key(const Kernel& kernel, const Lattice& lattice, const EmbeddingOptions& options) {
+  return {static_cast<int>(kernel.family()), kernel.lengthscale(), lattice.counts,
+          lattice.steps, options.max_bytes, options.paddings, options.try_cutoff};
+}
+
+// The embedding found last (up to 2 GB), kept so that sample_pathwise right after
+// pathwise_unavailable_reason does not recompute its eigenvalues; taken (moved out) by the sampler.
+struct LastEmbedding {
+  std::mutex mutex;
+  std::optional<VerdictKey> key;
+  std::optional<CirculantEmbedding> embedding;
+};
+LastEmbedding& last_embedding() {
+  static LastEmbedding slot;
+  return slot;
+}
+
 EmbeddingVerdict find_embedding(const Kernel& kernel, const Lattice& lattice,
                                 const EmbeddingOptions& options) {
   static std::mutex mutex;
   static std::map<VerdictKey, EmbeddingVerdict> cache;
-  const VerdictKey key{static_cast<int>(kernel.family()), kernel.lengthscale(), lattice.counts,
-                       lattice.steps, options.max_bytes, options.paddings, options.try_cutoff};
+  const VerdictKey key = verdict_key(kernel, lattice, options);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
   }
   std::vector<EmbeddingAttempt> attempts;
-  const auto embedding = CirculantEmbedding::find(kernel, lattice, options, &attempts);
+  auto embedding = CirculantEmbedding::find(kernel, lattice, options, &attempts);
   EmbeddingVerdict verdict;
   verdict.found = embedding.has_value();
   if (embedding) verdict.choice = embedding->attempt().choice;
   for (const auto& a : attempts) verdict.attempts += (verdict.attempts.empty() ? "" : "; ") + a.describe();
+  if (embedding && CirculantEmbedding::bytes_needed(verdict.choice.torus) <= 2e9) {
+    LastEmbedding& slot = last_embedding();
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    slot.key = key;
+    slot.embedding = std::move(embedding);
+  }
   std::lock_guard<std::mutex> lock(mutex);
   if (cache.size() > 64) cache.clear();
   cache.emplace(key, verdict);
   return verdict;
+}
+
+CirculantEmbedding take_embedding(const Kernel& kernel, const Lattice& lattice,
+                                  const EmbeddingOptions& options, const EmbeddingChoice& choice) {
+  {
+    LastEmbedding& slot = last_embedding();
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    if (slot.embedding && slot.key == verdict_key(kernel, lattice, options)) {
+      CirculantEmbedding out = std::move(*slot.embedding);
+      slot.embedding.reset();
+      slot.key.reset();
+      return out;
+    }
+  }
+  return CirculantEmbedding::build(kernel, lattice, choice);
 }
 
 std::string static_reason(const Posterior& posterior, const Grid& grid, double eta) {
@@ -207,9 +245,9 @@ Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, R
   const Setup setup = prepare(posterior, grid, eta, options);
   if (!setup.reason.empty()) throw InputError("pathwise sampler unavailable: " + setup.reason);
   const LatticePlan& plan = setup.plan;
-  CirculantEmbedding embedding =
-      CirculantEmbedding::build(posterior.kernel(), plan.lattice, setup.verdict.choice);
-  if (!embedding.nonnegative()) {  // deterministic rebuild of a cached verdict: cannot happen
+  CirculantEmbedding embedding = take_embedding(posterior.kernel(), plan.lattice, options.embedding,
+                                                setup.verdict.choice);
+  if (!embedding.nonnegative()) {  // a rebuild of a nonnegative verdict is deterministic
     throw NumericalError("pathwise: embedding lost nonnegativity: " + embedding.attempt().describe());
   }
 

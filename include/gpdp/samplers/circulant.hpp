@@ -64,7 +64,14 @@ struct EmbeddingAttempt {
   double max_eigenvalue = 0.0;
   double tolerance = 0.0;  // FFT rounding bound: |λ| ≤ tolerance counts as 0
   bool skipped_memory = false;
-  bool nonnegative() const { return !skipped_memory && min_eigenvalue >= -tolerance; }
+  // Not tried on the full torus because the same embedding of a coarse copy of the lattice (same
+  // spans, ≤ 65 points per axis) is not nonnegative definite and a cut-off candidate remains (it is
+  // tried later if everything else fails): a shortcut in the search, never in the check.
+  bool skipped_coarse = false;
+  double coarse_ratio = 0.0;  // the coarse copy's min eigenvalue / max eigenvalue
+  bool nonnegative() const {
+    return !skipped_memory && !skipped_coarse && min_eigenvalue >= -tolerance;
+  }
   std::string describe() const;
 };
 
