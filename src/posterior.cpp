@@ -3,13 +3,27 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <atomic>
+#include <mutex>
 
 #include "gpdp/error.hpp"
+#include "gpdp/samplers/markov.hpp"
 
 namespace gpdp {
 
+struct Posterior::Dense {
+  std::once_flag once;
+  Eigen::LLT<Eigen::MatrixXd> factor;
+  Eigen::VectorXd weights;
+  std::atomic<bool> ready{false};
+};
+
 Posterior::Posterior(Kernel kernel, Points X, Eigen::VectorXd y, Hyperparameters theta)
-    : kernel_(std::move(kernel)), X_(std::move(X)), y_(std::move(y)), theta_(theta) {
+    : kernel_(std::move(kernel)),
+      X_(std::move(X)),
+      y_(std::move(y)),
+      theta_(theta),
+      dense_(std::make_shared<Dense>()) {
   require(std::isfinite(theta_.r) && theta_.r > 0.0,
           fmt::format("regularisation r must be positive and finite, got {}", theta_.r));
   require(std::isfinite(theta_.sigma) && theta_.sigma > 0.0,
@@ -18,41 +32,80 @@ Posterior::Posterior(Kernel kernel, Points X, Eigen::VectorXd y, Hyperparameters
           fmt::format("posterior: {} covariate rows but {} responses", X_.rows(), y_.size()));
   require(X_.rows() >= 1, "posterior: needs at least one data point");
   require(X_.allFinite() && y_.allFinite(), "posterior: data contain NaN or Inf");
-  Eigen::MatrixXd k = kernel_.gram(X_);
-  k.diagonal().array() += theta_.r * theta_.r;
-  factor_.compute(k);
-  if (factor_.info() != Eigen::Success) {
-    throw NumericalError(fmt::format(
-        "posterior: K + r²I (n = {}, r = {}) is not numerically positive definite", n(), theta_.r));
+  if (kernel_.family() == KernelFamily::Exponential && X_.cols() == 1) {
+    markov_ = std::make_shared<const OrnsteinUhlenbeckPosterior>(X_.col(0), y_,
+                                                                 kernel_.lengthscale(), theta_.r);
   }
-  weights_ = factor_.solve(y_);
 }
 
-Eigen::VectorXd Posterior::mean(const Points& xs) const { return kernel_.cross(xs, X_) * weights_; }
+const Posterior::Dense& Posterior::dense() const {
+  std::call_once(dense_->once, [this] {
+    Eigen::MatrixXd k = kernel_.gram(X_);
+    k.diagonal().array() += theta_.r * theta_.r;
+    dense_->factor.compute(k);
+    if (dense_->factor.info() != Eigen::Success) {
+      throw NumericalError(fmt::format(
+          "posterior: K + r²I (n = {}, r = {}) is not numerically positive definite", n(),
+          theta_.r));
+    }
+    dense_->weights = dense_->factor.solve(y_);
+    dense_->ready.store(true, std::memory_order_release);
+  });
+  return *dense_;
+}
+
+const Eigen::LLT<Eigen::MatrixXd>& Posterior::factor() const { return dense().factor; }
+
+bool Posterior::has_dense_factor() const { return dense_->ready.load(std::memory_order_acquire); }
+
+const Eigen::VectorXd& Posterior::weights() const {
+  return markov_ ? markov_->weights() : dense().weights;
+}
+
+Eigen::VectorXd Posterior::mean(const Points& xs) const {
+  if (markov_ && xs.cols() == 1) {
+    Eigen::VectorXd mu;
+    markov_->mean_and_variance(xs.col(0), &mu, nullptr);
+    return mu;
+  }
+  return kernel_.cross(xs, X_) * weights();
+}
 
 Eigen::VectorXd Posterior::variance(const Points& xs) const {
-  const Eigen::MatrixXd v = factor_.matrixL().solve(kernel_.cross(X_, xs));
+  const double s2 = theta_.sigma * theta_.sigma;
+  if (markov_ && xs.cols() == 1) {
+    Eigen::VectorXd kd;
+    markov_->mean_and_variance(xs.col(0), nullptr, &kd);
+    return s2 * kd;
+  }
+  const Eigen::MatrixXd v = factor().matrixL().solve(kernel_.cross(X_, xs));
   const Eigen::VectorXd prior = Eigen::VectorXd::Ones(xs.rows());  // k(x, x) = 1
   const Eigen::VectorXd kd = (prior - v.colwise().squaredNorm().transpose()).cwiseMax(0.0);
-  return theta_.sigma * theta_.sigma * kd;
+  return s2 * kd;
 }
 
 Eigen::MatrixXd Posterior::cross_covariance(const Points& a, const Points& b) const {
-  const Eigen::MatrixXd va = factor_.matrixL().solve(kernel_.cross(X_, a));
-  const Eigen::MatrixXd vb = factor_.matrixL().solve(kernel_.cross(X_, b));
+  const Eigen::MatrixXd va = factor().matrixL().solve(kernel_.cross(X_, a));
+  const Eigen::MatrixXd vb = factor().matrixL().solve(kernel_.cross(X_, b));
   return theta_.sigma * theta_.sigma * (kernel_.cross(a, b) - va.transpose() * vb);
 }
 
 Eigen::MatrixXd Posterior::covariance(const Points& xs) const {
-  const Eigen::MatrixXd v = factor_.matrixL().solve(kernel_.cross(X_, xs));
+  const Eigen::MatrixXd v = factor().matrixL().solve(kernel_.cross(X_, xs));
   Eigen::MatrixXd c = kernel_.gram(xs);
   c.noalias() -= v.transpose() * v;
   return theta_.sigma * theta_.sigma * c;
 }
 
 Eigen::VectorXd Posterior::excursion_probability(const Points& xs, double threshold) const {
-  const Eigen::VectorXd mu = mean(xs);
-  const Eigen::VectorXd var = variance(xs);
+  Eigen::VectorXd mu, var;
+  if (markov_ && xs.cols() == 1) {
+    markov_->mean_and_variance(xs.col(0), &mu, &var);
+    var *= theta_.sigma * theta_.sigma;
+  } else {
+    mu = mean(xs);
+    var = variance(xs);
+  }
   Eigen::VectorXd p(xs.rows());
   for (Eigen::Index i = 0; i < xs.rows(); ++i) {
     if (var[i] <= 0.0) {
@@ -65,9 +118,9 @@ Eigen::VectorXd Posterior::excursion_probability(const Points& xs, double thresh
 }
 
 double Posterior::effective_dimension() const {
+  if (markov_) return markov_->effective_dimension();
   // tr(K (K + r²I)⁻¹) = n − r² tr((K + r²I)⁻¹), and tr(A⁻¹) = ‖L⁻¹‖_F².
-  const Eigen::MatrixXd linv =
-      factor_.matrixL().solve(Eigen::MatrixXd::Identity(n(), n()));
+  const Eigen::MatrixXd linv = factor().matrixL().solve(Eigen::MatrixXd::Identity(n(), n()));
   return static_cast<double>(n()) - theta_.r * theta_.r * linv.squaredNorm();
 }
 

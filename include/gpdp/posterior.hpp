@@ -2,14 +2,21 @@
 // The GP posterior Π_D = GP(μ_D, σ² k_D) of SPEC §1:
 //   μ_D(x)     = k_X(x)ᵀ (K + r² I)⁻¹ y
 //   k_D(x, x') = k(x, x') − k_X(x)ᵀ (K + r² I)⁻¹ k_X(x')
-// K + r² I is factorised once (Cholesky; r > 0 makes it positive definite even with duplicate
-// covariates) and reused by every query and sampler.
+// K + r² I is factorised (Cholesky; r > 0 makes it positive definite even with duplicate
+// covariates) LAZILY: on the first query that needs it, once, thread-safely, and then reused by
+// every query and sampler. With the 1-D exponential kernel (Ornstein–Uhlenbeck, Lemma B.6) mean,
+// variance, excursion probability, d_eff and the weights come from an O(n) state-space engine
+// (samplers/markov.hpp) and the n x n factorisation is never formed unless covariance(),
+// cross_covariance() or factor() is asked for.
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <memory>
 
 #include "gpdp/kernel.hpp"
 
 namespace gpdp {
+
+class OrnsteinUhlenbeckPosterior;  // gpdp/samplers/markov.hpp
 
 // θ = (ℓ, r, σ): ℓ lives in the Kernel; r is the effective ridge (r² = λ²/σ²); σ the prior scale.
 struct Hyperparameters {
@@ -29,10 +36,14 @@ class Posterior {
   Eigen::Index n() const { return X_.rows(); }
   int dim() const { return static_cast<int>(X_.cols()); }
 
-  // (K + r² I)⁻¹ y, the representer weights of μ_D.
-  const Eigen::VectorXd& weights() const { return weights_; }
-  // Cholesky factor of K + r² I.
-  const Eigen::LLT<Eigen::MatrixXd>& factor() const { return factor_; }
+  // (K + r² I)⁻¹ y, the representer weights of μ_D (O(n) for the 1-D exponential kernel).
+  const Eigen::VectorXd& weights() const;
+  // Cholesky factor of K + r² I (computed on first call: O(n³) time, n² memory).
+  const Eigen::LLT<Eigen::MatrixXd>& factor() const;
+  // Whether factor() has been computed (the 1-D exponential kernel avoids it for mean/variance).
+  bool has_dense_factor() const;
+  // The O(n) Kalman engine when the kernel is exponential in 1-D, else nullptr.
+  const OrnsteinUhlenbeckPosterior* markov() const { return markov_.get(); }
 
   Eigen::VectorXd mean(const Points& xs) const;
   // Pointwise σ² k_D(x, x): the variance of the released path at each point.
@@ -43,16 +54,18 @@ class Posterior {
   Eigen::MatrixXd cross_covariance(const Points& a, const Points& b) const;
   // p_D(x) = Φ((μ_D(x) − t) / (σ √k_D(x,x))); where k_D(x,x) = 0 it is 1{μ_D(x) ≥ t}.
   Eigen::VectorXd excursion_probability(const Points& xs, double threshold) const;
-  // d_eff = tr(K (K + r² I)⁻¹).
+  // d_eff = tr(K (K + r² I)⁻¹) (O(n) for the 1-D exponential kernel: Σ_i k_D(x_i, x_i) / r²).
   double effective_dimension() const;
 
  private:
+  struct Dense;  // the lazily computed factorisation; shared by copies (immutable once built)
+  const Dense& dense() const;
   Kernel kernel_;
   Points X_;
   Eigen::VectorXd y_;
   Hyperparameters theta_;
-  Eigen::LLT<Eigen::MatrixXd> factor_;
-  Eigen::VectorXd weights_;
+  std::shared_ptr<Dense> dense_;
+  std::shared_ptr<const OrnsteinUhlenbeckPosterior> markov_;
 };
 
 }  // namespace gpdp

@@ -1,0 +1,38 @@
+#pragma once
+// Dense exact sampler (SPEC §3): factorise the m x m covariance of the released path on the
+// requested points and draw mean + F z. Singular / near-singular PSD covariances (query points equal
+// to training points, duplicate query points, very fine grids) are handled by a rank-revealing
+// pivoted Cholesky (LAPACK dpstrf) — never by silent jitter; the tolerance used is reported.
+#include <Eigen/Core>
+#include <string>
+
+#include "gpdp/posterior.hpp"
+#include "gpdp/rng.hpp"
+#include "gpdp/sampler.hpp"
+
+namespace gpdp {
+
+// F (m x rank) with F Fᵀ = C up to rounding, and up to the reported tolerance when rank < m.
+struct PsdFactor {
+  Eigen::MatrixXd factor;  // m x m lower triangular when full_rank, else m x rank (rows permuted)
+  Eigen::Index rank = 0;
+  bool full_rank = false;
+  std::string detail;  // which factorisation, rank, tolerance
+};
+
+// Factorises a symmetric PSD matrix (only its lower triangle is read). First LAPACK dpotrf
+// (OpenBLAS, blocked and multithreaded); if it fails or a pivot² falls below
+// tol = m · ε · max_i C_ii, the matrix is treated as singular and factorised by pivoted Cholesky
+// (dpstrf) with that tolerance: Schur-complement pivots below tol are treated as 0 (the dropped
+// part is PSD with diagonal < tol). A matrix with a clearly negative pivot is a NumericalError.
+// `reference_scale` > max_i C_ii replaces max_i C_ii in tol when C was computed by cancellation
+// from matrices of that scale (a conditional covariance D − Bᵀ A⁺ B): its rounding is at that level.
+PsdFactor factor_psd(Eigen::MatrixXd covariance, double reference_scale = 0.0);
+
+// mean + F z with z ~ N(0, I_rank): `draws` columns (consumes rank · draws normals in column order).
+Eigen::MatrixXd draw_gaussian(const Eigen::VectorXd& mean, const PsdFactor& f, int draws, Rng& rng);
+
+// Exact draws of f_D + g ~ N(μ_D, σ² k_D + η² k) on xs by factor_psd of that covariance.
+Draws sample_dense(const Posterior& posterior, const Points& xs, int draws, Rng& rng, double eta);
+
+}  // namespace gpdp
