@@ -108,6 +108,19 @@ void dense_small(benchmark::State& state, double ell) {
   }
 }
 
+// Every candidate embedding of the 2-D exponential kernel (ℓ = 1) on a 129 x 129 lattice of the
+// unit square: the trap (minimal and moderate padding are not nonnegative definite) and the cut-off.
+void print_embedding_table() {
+  const Kernel kernel = Kernel::exponential(1.0);
+  const Lattice lattice = unit_square(129);
+  EmbeddingOptions options;
+  options.paddings = {2.0, 4.0, 6.0, 7.0};
+  std::printf("embedding candidates, exponential ℓ = 1, 129x129 lattice of [0,1]²:\n");
+  for (const auto& choice : CirculantEmbedding::candidates(kernel, lattice, options)) {
+    std::printf("  %s\n", CirculantEmbedding::build(kernel, lattice, choice).attempt().describe().c_str());
+  }
+}
+
 // Captures each benchmark's mean real time (seconds) for the ratio table.
 class Capture : public benchmark::ConsoleReporter {
  public:
@@ -141,6 +154,7 @@ int main(int argc, char** argv) {
       ->Iterations(3)->Unit(kMillisecond)->UseRealTime();
 
   benchmark::Initialize(&argc, argv);
+  print_embedding_table();
   Capture capture;
   benchmark::RunSpecifiedBenchmarks(&capture);
 
