@@ -4,6 +4,7 @@
 // match) and the ledger that recorded the path.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <memory>
 
 #include "command.hpp"
@@ -16,6 +17,10 @@ namespace gpdp::cli {
 
 namespace {
 
+void warn_not_private() {
+  std::fprintf(stderr, "gpdp query: --insecure-seed: these answers are NOT PRIVATE\n");
+}
+
 struct QueryFlags {
   std::string path_file;
   std::string data;
@@ -23,6 +28,7 @@ struct QueryFlags {
   PathKeyFlags key;
   std::string out;
   std::string ledger;
+  std::uint64_t seed = 0;
   bool json = false;
 };
 
@@ -39,8 +45,10 @@ void setup(CLI::App& app) {
   add_path_key_flags(sub, f->key);
   sub->add_option("--out,-o", f->out, "Output CSV of the new released values")->required();
   sub->add_option("--ledger", f->ledger, "Ledger that recorded the release (default: as in the path file)");
+  auto* seed = sub->add_option("--insecure-seed", f->seed, "Seed the RNG (reproducible, NOT PRIVATE)");
   sub->add_flag("--json", f->json, "Print the summary as JSON");
-  sub->callback([f] {
+  sub->callback([f, seed] {
+    if (seed->count() > 0) warn_not_private();
     release::QueryRequest q;
     q.path_file = f->path_file;
     q.key = to_path_key(f->key);
@@ -52,6 +60,7 @@ void setup(CLI::App& app) {
     if (!f->points.grid2d.empty()) q.grid = Grid::parse(f->points.grid2d);
     q.out_csv = f->out;
     q.ledger_path = f->ledger;
+    if (seed->count() > 0) q.insecure_seed = f->seed;
     const auto summary = release::run_query(q);
     if (f->json) {
       fmt::print("{}\n", summary.dump(2));

@@ -57,8 +57,11 @@ void check_output_dir(const std::string& out_dir) {
   const fs::path parent = out.parent_path();
   require(fs::is_directory(parent, ec),
           fmt::format("--out {}: parent folder {} does not exist", out_dir, parent.string()));
-  require(::access(parent.c_str(), W_OK | X_OK) == 0,
+  // Probe for real (access() says yes to root even on a read-only file system).
+  std::string probe = (parent / ".gpdp-write-probe-XXXXXX").string();
+  require(::access(parent.c_str(), W_OK | X_OK) == 0 && ::mkdtemp(probe.data()) != nullptr,
           fmt::format("--out {}: parent folder {} is not writable", out_dir, parent.string()));
+  ::rmdir(probe.c_str());
 }
 
 void publish_folder(const std::string& out_dir, const std::map<std::string, std::string>& files) {

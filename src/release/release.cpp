@@ -521,7 +521,8 @@ json run_query(const QueryRequest& q) {
     const int exponent = state.at("lattice_exponent").get<int>();
     const Granularity lattice = release_granularity(data.n(), spec.M_Y, r, sigma, eta);
     require(lattice.exponent == exponent, fmt::format("{}: inconsistent rounding lattice", q.path_file));
-    SecureRng rng;
+    auto rng_owner = make_rng(q.insecure_seed);
+    Rng& rng = *rng_owner;
     auto& kept = state.at("paths");
     Eigen::MatrixXd released(xs.rows(), static_cast<Eigen::Index>(kept.size()));
     for (std::size_t l = 0; l < kept.size(); ++l) {
@@ -540,7 +541,7 @@ json run_query(const QueryRequest& q) {
                                                (threshold - center) / scale, 0.5));
     return {{"out", q.out_csv}, {"points", xs.rows()}, {"paths", kept.size()},
             {"path_id", path_id}, {"ledger", ledger_path}, {"budget_consumed", 0},
-            {"granularity", lattice.lambda}};
+            {"granularity", lattice.lambda}, {"private", !q.insecure_seed.has_value()}};
   } catch (const json::exception&) {
     throw InputError(fmt::format("{}: not a gpdp path file (missing or malformed fields)", q.path_file));
   }
