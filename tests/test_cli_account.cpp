@@ -96,3 +96,26 @@ TEST(CliCalibrate, RoundTripThroughAccount) {
   const auto bad = run_cli("calibrate --target-epsilon 1 --delta 1e-5 --solve ell --n 5");
   EXPECT_NE(bad.exit_code, 0);
 }
+
+TEST(CliCurves, WritesCsvAndFigureForBothConversions) {
+  gpdp::test::TempDir dir;
+  const auto r = run_cli("curves --out " + dir.path().string() + " --points 6 --format svg");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string csv = gpdp::test::read_text(dir.file("curves.csv"));
+  EXPECT_EQ(csv.rfind("setting,sweep,conversion,lemma,n,kappa2,delta,r,sigma,eta,draws,epsilon,alpha", 0), 0u);
+  for (const std::string needle : {"generic,r,mironov,b1", "rkhs,sigma,cks,b8", "noise,draws,mironov,b1"}) {
+    EXPECT_NE(csv.find(needle), std::string::npos) << needle;
+  }
+  EXPECT_NE(gpdp::test::read_text(dir.file("curves.svg")).find("<svg"), std::string::npos);
+  // A row of the generic panel agrees with the library (n = 1000, κ² = 0.1, δ = 5e-4, r = 1000).
+  GpMechanism m;
+  m.kappa = std::sqrt(0.1);
+  m.n = 1000;
+  m.r = 1000.0;
+  m.sigma = 0.1;
+  const auto g = account(m, 1, 5e-4, Conversion::Mironov);
+  EXPECT_NE(csv.find(fmt::format("generic,r,mironov,b1,1000,0.1,0.0005,1000,0.10000000000000001,0,1,{:.17g}",
+                                 g.epsilon)),
+            std::string::npos);
+  EXPECT_NE(run_cli("curves").exit_code, 0);
+}

@@ -169,6 +169,7 @@ double pair_renyi_divergence(const Kernel& kernel, double r, double sigma, doubl
                              const NeighbourPair& pair, double alpha) {
   const auto a = released(kernel, r, sigma, eta, pair.X, pair.y, pair.test);
   const auto b = released(kernel, r, sigma, eta, pair.Xp, pair.yp, pair.test);
+  if (!well_conditioned(a.cov) || !well_conditioned(b.cov)) return std::nan("");
   return gaussian_renyi_divergence(alpha, a.mean, a.cov, b.mean, b.cov);
 }
 
@@ -177,6 +178,7 @@ double pair_mean_distance(const Kernel& kernel, double r, double sigma, double e
   require(pair.X == pair.Xp, "pair_mean_distance: the neighbours must share their covariates");
   const auto a = released(kernel, r, sigma, eta, pair.X, pair.y, pair.test);
   const auto b = released(kernel, r, sigma, eta, pair.Xp, pair.yp, pair.test);
+  if (!well_conditioned(a.cov)) return std::nan("");
   return mahalanobis_distance(a.mean - b.mean, a.cov);
 }
 

@@ -69,6 +69,16 @@ double gaussian_renyi_divergence(double alpha, const Eigen::VectorXd& mu1, const
   return 0.5 * alpha * mean_term - log_det / (2.0 * (alpha - 1.0));
 }
 
+bool well_conditioned(const Eigen::MatrixXd& S) {
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (S + S.transpose()), Eigen::EigenvaluesOnly);
+  const double top = es.eigenvalues().cwiseAbs().maxCoeff();
+  for (Eigen::Index i = 0; i < es.eigenvalues().size(); ++i) {
+    const double v = std::abs(es.eigenvalues()[i]);
+    if (v > 1e-12 * top && v <= 1e-7 * top) return false;
+  }
+  return true;
+}
+
 double mahalanobis_distance(const Eigen::VectorXd& delta, const Eigen::MatrixXd& S, double rank_tol) {
   const Eigen::MatrixXd A0 = 0.5 * (S + S.transpose());
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(A0);

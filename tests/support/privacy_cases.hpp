@@ -67,8 +67,29 @@ inline PrivacyCase random_privacy_case(Rng& rng, int max_n = 5) {
   }
   p.Xp = p.X;
   p.yp = p.y;
+  // Test sets of a continuous kernel keep their points ≥ 0.3ℓ apart, so that K(X_T, X_T) is well
+  // conditioned and the exact divergence (the oracle) is computed to many digits; exactly repeated
+  // points (the lattice kernels, x = x') are structural and handled exactly.
+  const double min_sep = lattice || m.kernel->family() == KernelFamily::Constant ? 0.0 : 0.3 * ell;
+  auto far_enough = [&](const Points& P, Eigen::Index upto, const Eigen::RowVectorXd& q) {
+    for (Eigen::Index i = 0; i < upto; ++i) {
+      const double dist = (P.row(i) - q).norm();
+      if (dist == 0.0 || dist < min_sep) return false;
+    }
+    return true;
+  };
   c.same_covariates = rng.uniform01() < 0.3;
-  if (!c.same_covariates) point(p.Xp, n - 1);
+  if (!c.same_covariates) {
+    bool placed = false;
+    for (int tries = 0; tries < 100 && !placed; ++tries) {
+      point(p.Xp, n - 1);
+      placed = (p.Xp.row(n - 1) - p.X.row(n - 1)).norm() >= std::max(min_sep, 1e-300);
+    }
+    if (!placed) {
+      p.Xp.row(n - 1) = p.X.row(n - 1);
+      c.same_covariates = true;
+    }
+  }
   p.yp[n - 1] = response();
   if (m.lemma == SensitivityLemma::B8) {  // y = f*(x), f* = Σ c_j k(·, z_j), ‖f*‖_H = B
     Points z(3, m.dim);
@@ -80,25 +101,19 @@ inline PrivacyCase random_privacy_case(Rng& rng, int max_n = 5) {
     p.yp = m.kernel->cross(p.Xp, z) * coef;
   }
   const int extra = static_cast<int>(rng.uniform01() * 4);
-  const bool with_core = n > 1 && rng.uniform01() < 0.3;
-  const Eigen::Index t = (c.same_covariates ? 1 : 2) + extra + (with_core ? 1 : 0);
-  p.test.resize(t, m.dim);
+  p.test.resize(2 + 1 + extra, m.dim);
   Eigen::Index at = 0;
   p.test.row(at++) = p.X.row(n - 1);
   if (!c.same_covariates) p.test.row(at++) = p.Xp.row(n - 1);
-  if (with_core) p.test.row(at++) = p.X.row(0);
-  while (at < t) point(p.test, at++);
-  // Drop exact duplicates in the test set (their covariance is singular along a direction that the
-  // pseudo-inverse handles, but duplicates add nothing).
-  std::vector<Eigen::Index> keep;
-  for (Eigen::Index i = 0; i < t; ++i) {
-    bool dup = false;
-    for (auto j : keep) dup = dup || (p.test.row(i) - p.test.row(j)).norm() == 0.0;
-    if (!dup) keep.push_back(i);
+  if (n > 1 && rng.uniform01() < 0.3 && far_enough(p.test, at, p.X.row(0))) p.test.row(at++) = p.X.row(0);
+  Points candidate(1, m.dim);
+  for (int i = 0, tries = 0; i < extra && tries < 100; ++tries) {
+    point(candidate, 0);
+    if (!far_enough(p.test, at, candidate.row(0))) continue;
+    p.test.row(at++) = candidate.row(0);
+    ++i;
   }
-  Points unique(static_cast<Eigen::Index>(keep.size()), m.dim);
-  for (std::size_t i = 0; i < keep.size(); ++i) unique.row(static_cast<Eigen::Index>(i)) = p.test.row(keep[i]);
-  p.test = unique;
+  p.test.conservativeResize(at, m.dim);
   return c;
 }
 

@@ -26,7 +26,8 @@ struct NeighbourPair {
   Points test;
 };
 
-// Exact D_α(Π_D(X_T) ‖ Π_D'(X_T)) of one draw (+∞ if the supports differ). σ finite.
+// Exact D_α(Π_D(X_T) ‖ Π_D'(X_T)) of one draw (+∞ if the supports differ), or NaN when either
+// covariance is numerically ill-posed (see well_conditioned): such a pair proves nothing. σ finite.
 double pair_renyi_divergence(const Kernel& kernel, double r, double sigma, double eta,
                              const NeighbourPair& pair, double alpha);
 // √(δᵀ Σ† δ) for δ = μ_D − μ_D' on X_T and Σ = σ² k_D + η² K: when X = X' the two releases share Σ
@@ -61,7 +62,7 @@ struct AuditReport {
   double mean_distance = 0.0;  // that pair's Mahalanobis distance (one draw)
   NeighbourPair distance_witness;
   long evaluations = 0;
-  long singular_skipped = 0;   // candidates whose divergence was numerically +∞ (not counted)
+  long singular_skipped = 0;   // ill-posed (NaN) or +∞ candidates, not counted as findings
   bool violation = false;
   std::string rng;             // "seeded ... (NOT private)"
 };

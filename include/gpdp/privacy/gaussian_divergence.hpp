@@ -15,6 +15,11 @@ double gaussian_renyi_divergence(double alpha, const Eigen::VectorXd& mu1, const
                                  const Eigen::VectorXd& mu2, const Eigen::MatrixXd& S2,
                                  double rank_tol = 1e-10);
 
+// False when a covariance has eigenvalues in the "grey zone" (1e-12, 1e-7]·λ_max: neither clearly
+// zero (a structural null direction) nor resolved to many digits. The divergence of such a pair is
+// dominated by rounding, so oracles skip it instead of trusting it.
+bool well_conditioned(const Eigen::MatrixXd& S);
+
 // √(δᵀ Σ† δ) on the support of Σ (+∞ if δ leaves it): the distance of a Gaussian mechanism.
 double mahalanobis_distance(const Eigen::VectorXd& delta, const Eigen::MatrixXd& S,
                             double rank_tol = 1e-10);
