@@ -1,0 +1,58 @@
+"""gpdp: differentially private Gaussian-process posterior sample paths.
+
+The C++ core (gpdp._core) with NumPy in and out:
+
+    import numpy as np, gpdp
+    post = gpdp.Posterior(gpdp.Kernel.exponential(0.3), X, y, r=0.5, sigma=1.0)
+    post.mean(xs); post.variance(xs); post.excursion_probability(xs, t=0.0)
+    draws = post.sample(xs, n_draws=3, rng=gpdp.SeededRng(1))   # (m, 3); rng=None: SecureRng
+    path = post.sample_path()                                    # lazy, conditional queries
+    path(xs1); path(xs2)
+
+Privacy accounting lives in gpdp.privacy, the experiments in gpdp.attack / gpdp.experiments,
+certified releases in gpdp.release, matplotlib helpers in gpdp.plot.
+
+Arrays: points are float64 (m, d) arrays, or (m,) when d = 1; C- or F-ordered or strided views
+are read in place (mean, variance and excursion_probability copy only blocks of about 8 MiB at a
+time). Other dtypes raise TypeError (convert with .astype(numpy.float64)); wrong shapes raise
+ValueError. Library errors raise gpdp.InputError (a ValueError), gpdp.PrivacyError,
+gpdp.NumericalError (an ArithmeticError), all subclasses of gpdp.Error, with the C++ message.
+"""
+
+from . import _core
+from ._core import (
+    Box,
+    Error,
+    Grid,
+    InputError,
+    Kernel,
+    NumericalError,
+    Posterior,
+    PrivacyError,
+    Rng,
+    SamplePath,
+    SecureRng,
+    SeededRng,
+    __version__,
+)
+from . import privacy, attack, experiments, release  # noqa: E402  (submodules; gpdp.plot on demand)
+
+__all__ = [
+    "Box",
+    "Error",
+    "Grid",
+    "InputError",
+    "Kernel",
+    "NumericalError",
+    "Posterior",
+    "PrivacyError",
+    "Rng",
+    "SamplePath",
+    "SecureRng",
+    "SeededRng",
+    "__version__",
+    "attack",
+    "experiments",
+    "privacy",
+    "release",
+]
