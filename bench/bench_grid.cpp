@@ -162,11 +162,11 @@ int main(int argc, char** argv) {
   auto get = [&](const std::string& k) { return s.count(k) ? s.at(k) : 0.0; };
   std::printf("\nratios (times from this run):\n");
   for (const std::string tag : {"exp0.1", "exp1"}) {
-    const double t256 = get("prior_draw/" + tag + "/256");
+    auto draw = [&](int n) { return get("prior_draw/" + tag + "/" + std::to_string(n) + "/real_time"); };
+    const double t256 = draw(256);
     if (t256 > 0) {
       std::printf("  prior draw %s: 512² / 256² = %.2f, 1024² / 256² = %.2f  (m log m predicts ~4.3, ~18)\n",
-                  tag.c_str(), get("prior_draw/" + tag + "/512") / t256,
-                  get("prior_draw/" + tag + "/1024") / t256);
+                  tag.c_str(), draw(512) / t256, draw(1024) / t256);
     }
   }
   const double dense = get("dense/exp0.1/40x40/iterations:3/real_time");
