@@ -173,8 +173,9 @@ Eigen::MatrixXd matrix_from_json(const json& rows, Eigen::Index cols) {
   return m;
 }
 
-json input_json(const InputSpec& in) {
-  json j{{"x", in.x_columns}, {"y", in.y_column}, {"domain", in.domain->to_string()},
+// The input description of a kept path; the columns as resolved on the data (never empty).
+json input_json(const InputSpec& in, const Dataset& data) {
+  json j{{"x", data.covariate_names}, {"y", in.y_column}, {"domain", in.domain->to_string()},
          {"M_Y", in.M_Y}, {"policy", to_string(in.policy)}, {"transform", to_string(in.transform)}};
   if (in.center) j["center"] = *in.center;
   if (in.scale) j["scale"] = *in.scale;
@@ -412,7 +413,7 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
     json state{{"format", "gpdp-path-1"},
                {"path_id", path_id},
                {"dataset_sha256", prepared.sha256},
-               {"input", input_json(q.input)},
+               {"input", input_json(q.input, data)},
                {"kernel", {{"name", mech.kernel->name()}, {"ell", mech.kernel->lengthscale()}}},
                {"r", mech.r}, {"sigma", mech.sigma}, {"eta", mech.eta},
                {"threshold", q.threshold},
