@@ -16,7 +16,7 @@
 namespace gpdp::attack {
 namespace {
 
-TEST(GaussHermite, IntegratesMomentsOfTheGaussianWeight) {
+TEST(AttackGaussHermite, IntegratesMomentsOfTheGaussianWeight) {
   const auto& gh = gauss_hermite(20);
   ASSERT_EQ(gh.nodes.size(), 20U);
   // ∫ x^{2k} e^{−x²} dx = Γ(k + ½); exact for degree ≤ 39.
@@ -45,7 +45,7 @@ double reference_density(const LatentTanhMixture& g, double t) {
   return total;
 }
 
-TEST(LatentTanhMixture, QuadratureMatchesAdaptiveIntegrationInEveryRegime) {
+TEST(AttackLatentTanhMixture, QuadratureMatchesAdaptiveIntegrationInEveryRegime) {
   struct Case {
     double w, m0, m1, t0, t1, s;
   };
@@ -72,7 +72,7 @@ TEST(LatentTanhMixture, QuadratureMatchesAdaptiveIntegrationInEveryRegime) {
   }
 }
 
-TEST(LatentTanhMixture, LogDensityIsFiniteInTheFarTails) {
+TEST(AttackLatentTanhMixture, LogDensityIsFiniteInTheFarTails) {
   LatentTanhMixture g;
   g.s = 0.01;
   g.tau = {0.1, 0.1};
@@ -83,7 +83,7 @@ TEST(LatentTanhMixture, LogDensityIsFiniteInTheFarTails) {
 // Power: with 20000 draws the MLE's standard errors are ≈ 0.01–0.03 for these parameters, so the
 // tolerances below (≥ 4 standard errors) fail a correct fit with negligible probability, while a
 // fit stuck at a start or confusing components misses them by far (the seed is fixed).
-TEST(LatentTanhMixture, MaximumLikelihoodRecoversKnownParameters) {
+TEST(AttackLatentTanhMixture, MaximumLikelihoodRecoversKnownParameters) {
   SeededRng rng(7);
   const double w = 0.35, m0 = -1.2, m1 = 1.5, t0 = 0.5, t1 = 0.4, s = 0.15;
   std::vector<double> xs;
@@ -102,7 +102,7 @@ TEST(LatentTanhMixture, MaximumLikelihoodRecoversKnownParameters) {
   EXPECT_NEAR(fit.s, s, 0.03);
 }
 
-TEST(LatentTanhMixture, FitRefusesTinyOrNonFiniteSamples) {
+TEST(AttackLatentTanhMixture, FitRefusesTinyOrNonFiniteSamples) {
   EXPECT_THROW(fit_latent_tanh_mixture({0.1, 0.2}), InputError);
   std::vector<double> xs(20, 0.3);
   xs[3] = NAN;
@@ -110,7 +110,7 @@ TEST(LatentTanhMixture, FitRefusesTinyOrNonFiniteSamples) {
 }
 
 // Power: 20000 draws, standard errors ≈ 0.01–0.02; tolerances are ≥ 4 of them.
-TEST(GaussianMixture, EmRecoversKnownParameters) {
+TEST(AttackGaussianMixture, EmRecoversKnownParameters) {
   SeededRng rng(11);
   const double w = 0.3, m0 = -3.0, m1 = -1.0, s0 = 0.4, s1 = 0.8;
   std::vector<double> xs;
@@ -132,7 +132,7 @@ TEST(GaussianMixture, EmRecoversKnownParameters) {
   EXPECT_GE(g.mean_log_likelihood(xs), truth.mean_log_likelihood(xs) - 1e-9);
 }
 
-TEST(GaussianMixture, DensityIntegratesToOne) {
+TEST(AttackGaussianMixture, DensityIntegratesToOne) {
   GaussianMixture2 g;
   g.weight = {0.2, 0.8};
   g.mean = {-1, 2};

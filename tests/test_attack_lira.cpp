@@ -12,7 +12,7 @@
 namespace gpdp::attack {
 namespace {
 
-TEST(Shadow, GeneratorFollowsTheExperiment) {
+TEST(AttackShadow, GeneratorFollowsTheExperiment) {
   ShadowSetting s;
   s.noise = 0.2;
   SeededRng rng(3);
@@ -34,7 +34,7 @@ TEST(Shadow, GeneratorFollowsTheExperiment) {
   EXPECT_THROW(s.validate(), InputError);
 }
 
-TEST(Shadow, TargetPosteriorMatchesThePosteriorClass) {
+TEST(AttackShadow, TargetPosteriorMatchesThePosteriorClass) {
   ShadowSetting s;
   SeededRng rng(5);
   const auto d = draw_shadow_dataset(s, Hypothesis::Out, rng);
@@ -50,7 +50,7 @@ TEST(Shadow, TargetPosteriorMatchesThePosteriorClass) {
 // The one-point release is exact: f̂ over many releases of one dataset has mean μ and variance
 // σ² k_D / L, and L v̂ / k_D ~ χ²_{L−1}. 40000 releases: standard errors 0.5 % of the scale;
 // tolerances are 5 of them.
-TEST(Release, ObservablesHaveTheExactDistribution) {
+TEST(AttackRelease, ObservablesHaveTheExactDistribution) {
   const std::vector<TargetPosterior> p(40000, TargetPosterior{0.3, 0.25});
   SeededRng rng(9);
   const ReleaseSetting rel{2.0, 4};
@@ -78,7 +78,7 @@ LiraOptions small_options(long shadow, long eval) {
 // the true TPR@0.1 is then within a few 0.01 of 0.1. With 4000 evaluations per hypothesis the
 // standard error of TPR@0.1 is ≈ 0.005, so |excess| < 0.04 fails a working attack with negligible
 // probability, while an attack that could separate the hypotheses would exceed it.
-TEST(Lira, LargeRidgeLeavesNoAdvantage) {
+TEST(AttackLira, LargeRidgeLeavesNoAdvantage) {
   const auto out = run_lira(small_options(4000, 4000), 10.0, {{1.0, 1}}, 1);
   ASSERT_EQ(out.size(), 1U);
   EXPECT_NEAR(out[0].metrics.tpr[0] - 0.1, 0.0, 0.04);
@@ -89,7 +89,7 @@ TEST(Lira, LargeRidgeLeavesNoAdvantage) {
 // r = 0.1, σ = 10, L = 3: even a very large posterior scale leaves a clear covariance signal
 // (paper §4). Observed excess TPR@0.1 ≈ 0.6 at these sizes; 0.3 is far below it and far above
 // the noise level (≈ 0.01).
-TEST(Lira, SmallRidgeKeepsAClearAdvantageAtLargeSigma) {
+TEST(AttackLira, SmallRidgeKeepsAClearAdvantageAtLargeSigma) {
   const auto out = run_lira(small_options(3000, 3000), 0.1, {{10.0, 3}, {INFINITY, 3}}, 2);
   EXPECT_GT(out[0].metrics.tpr[0] - 0.1, 0.3);
   EXPECT_GT(out[0].metrics.auc, 0.75);
@@ -102,7 +102,7 @@ TEST(Lira, SmallRidgeKeepsAClearAdvantageAtLargeSigma) {
 // chance at L = 1 and strengthens with L towards the non-private benchmark. Differences asserted
 // (≥ 0.05 in AUC between L = 1 and L = 30) are > 5 standard errors at 3000 evaluations per
 // hypothesis (AUC standard error ≈ 0.006).
-TEST(Lira, StrengthGrowsWithTheNumberOfDraws) {
+TEST(AttackLira, StrengthGrowsWithTheNumberOfDraws) {
   const auto out = run_lira(small_options(3000, 3000), 1.0, {{5.0, 1}, {5.0, 30}, {5.0, 0}}, 3);
   const double auc1 = out[0].metrics.auc, auc30 = out[1].metrics.auc, exact = out[2].metrics.auc;
   EXPECT_LT(auc1, 0.6);
@@ -110,7 +110,7 @@ TEST(Lira, StrengthGrowsWithTheNumberOfDraws) {
   EXPECT_GE(exact, auc30 - 0.01);
 }
 
-TEST(Lira, SeededAndIndependentOfThreads) {
+TEST(AttackLira, SeededAndIndependentOfThreads) {
   SweepOptions o;
   o.lira = small_options(200, 200);
   o.seeds = 3;

@@ -10,7 +10,7 @@
 namespace gpdp::attack {
 namespace {
 
-TEST(TprAtFpr, HandMadeScores) {
+TEST(AttackTprAtFpr, HandMadeScores) {
   // out: 10 scores 1..10; in: 5 scores.
   const std::vector<double> out{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   const std::vector<double> in{9.5, 10.5, 11, 3, 7.5};
@@ -25,7 +25,7 @@ TEST(TprAtFpr, HandMadeScores) {
   EXPECT_DOUBLE_EQ(tpr_at_fpr(in, out, 1.0), 1.0);
 }
 
-TEST(TprAtFpr, TiesAtTheThresholdDoNotCount) {
+TEST(AttackTprAtFpr, TiesAtTheThresholdDoNotCount) {
   const std::vector<double> out{0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   const std::vector<double> in{0, 0, 1, 1};
   // α = 0.1: threshold just above the 2nd largest out score (0): in > 0 → 2/4.
@@ -34,14 +34,14 @@ TEST(TprAtFpr, TiesAtTheThresholdDoNotCount) {
   EXPECT_DOUBLE_EQ(tpr_at_fpr(in, out, 0.01), 0.0);
 }
 
-TEST(Auc, HandMadeScores) {
+TEST(AttackAuc, HandMadeScores) {
   EXPECT_DOUBLE_EQ(auc({3, 4}, {1, 2}), 1.0);
   EXPECT_DOUBLE_EQ(auc({1, 2}, {3, 4}), 0.0);
   // pairs (in, out): (1,1) tie ½, (1,2) 0, (3,1) 1, (3,2) 1 → 2.5/4.
   EXPECT_DOUBLE_EQ(auc({1, 3}, {1, 2}), 0.625);
 }
 
-TEST(RocCurve, EndsAndMonotone) {
+TEST(AttackRocCurve, EndsAndMonotone) {
   const auto roc = roc_curve({1, 3}, {1, 2});
   ASSERT_GE(roc.size(), 3U);
   EXPECT_DOUBLE_EQ(roc.front().fpr, 0.0);
@@ -58,7 +58,7 @@ TEST(RocCurve, EndsAndMonotone) {
   }
 }
 
-TEST(ClopperPearson, KnownValues) {
+TEST(AttackClopperPearson, KnownValues) {
   // 0 successes of n at one-sided 2.5 %: upper = 1 − 0.025^{1/n}.
   EXPECT_NEAR(clopper_pearson_upper(0, 100, 0.025), 1 - std::pow(0.025, 0.01), 1e-12);
   EXPECT_DOUBLE_EQ(clopper_pearson_lower(0, 100, 0.025), 0.0);
@@ -69,7 +69,7 @@ TEST(ClopperPearson, KnownValues) {
   EXPECT_THROW(clopper_pearson_lower(5, 3, 0.025), InputError);
 }
 
-TEST(DpMaxTpr, BothInequalities) {
+TEST(AttackDpMaxTpr, BothInequalities) {
   // ε = 0, δ = 0: TPR ≤ FPR.
   EXPECT_DOUBLE_EQ(dp_max_tpr(0.3, 0.0, 0.0), 0.3);
   // small FPR: e^ε FPR + δ binds.
@@ -80,7 +80,7 @@ TEST(DpMaxTpr, BothInequalities) {
   EXPECT_DOUBLE_EQ(dp_max_tpr(0.96, 0.5, 0.05), 1.0);  // FPR ≥ 1 − δ: anything goes
 }
 
-TEST(EmpiricalEpsilon, PerfectSeparationAndNoSignal) {
+TEST(AttackEmpiricalEpsilon, PerfectSeparationAndNoSignal) {
   // Perfect separation with 1000 per set: TPR = 1, FPR = 0 at a threshold between the sets.
   std::vector<double> in(1000), out(1000);
   for (int i = 0; i < 1000; ++i) {

@@ -53,7 +53,7 @@ std::string sigma_csv(double sigma) { return std::isinf(sigma) ? "inf" : fmt::fo
 
 std::string run_header(const std::string& target, const Scale& s, const ReproduceOptions& o) {
   return fmt::format(
-      "gpdp {} reproduce {}: {} shadow + {} evaluation datasets per hypothesis, {} seeds from {} "
+      "gpdp {} reproduce {}: {} shadow + {} evaluation datasets per hypothesis, {} seed(s) from {} "
       "(seeded xoshiro256**, experiment, NOT private){}; bound: δ = {:g}, Lemma B.7, conversion {}",
       GPDP_VERSION_STRING, target, s.datasets, s.datasets, s.seeds, o.seed,
       s.quick ? ", QUICK run (reduced sizes)" : "", kDelta, o.conversion);
@@ -292,7 +292,7 @@ void attack_vs_draws_panel(plot::Axes& ax, const DrawsSweep& d, std::size_t leve
   ax.line(ends, {exact.excess_tpr[level].mean, exact.excess_tpr[level].mean},
           {.label = "non-private benchmark (μ_D, k_D exact)", .color = plot::colors::red, .dashed = true});
   ax.hline(0.0);
-  ax.legend(plot::LegendPosition::upper_left);
+  ax.legend(plot::LegendPosition::lower_right);
 }
 
 void epsilon_vs_draws_panel(plot::Axes& ax, const DrawsSweep& d) {
