@@ -165,7 +165,7 @@ TEST(MarkovSampler, MatchesAnalyticPosterior) { check_markov_law(0.0); }
 TEST(MarkovSampler, MatchesAnalyticPosteriorWithEta) { check_markov_law(0.7); }
 
 TEST(MarkovSampler, DetectsAWrongLaw) {
-  // Power check: the same draws against a posterior with a 10 % different r must be rejected.
+  // Power check: the same draws against a posterior with a 10 % larger σ must be rejected.
   const Data d = make_data(12, 4);
   const auto kern = Kernel::exponential(0.25);
   const Posterior post(kern, d.X, d.y, {0.3, 1.2});
@@ -173,7 +173,7 @@ TEST(MarkovSampler, DetectsAWrongLaw) {
   xs << 0.1, 0.4, 0.7, 1.0;
   SeededRng rng(1);
   const Draws draws = sample(post, xs, kDraws, rng);
-  const auto wrong = test::analytic_law(kern, d.X, d.y, 0.33, 1.2, 0.0, xs);
+  const auto wrong = test::analytic_law(kern, d.X, d.y, 0.3, 1.32, 0.0, xs);
   EXPECT_LT(test::check_gaussian(draws.values, wrong.mean, wrong.cov).chi2_p, kAlpha);
 }
 
