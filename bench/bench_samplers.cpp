@@ -55,11 +55,18 @@ BENCHMARK_CAPTURE(BM_Sample1D, markov_n1e4, gpdp::SamplerMethod::Markov)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// Dense vs pathwise on a 2-D grid (exponential kernel, n = 400); pathwise is skipped while
-// pathwise_unavailable_reason says it cannot draw exactly.
+// Dense vs pathwise on a 2-D grid (exponential kernel, n = 400 covariates on grid nodes, as the
+// pathwise sampler needs); pathwise is skipped while pathwise_unavailable_reason says it cannot
+// draw exactly.
 void BM_Sample2D(benchmark::State& state, gpdp::SamplerMethod method) {
-  const gpdp::Posterior post = make_posterior(gpdp::Kernel::exponential(0.3), 400, 2, 3);
   const auto side = state.range(0);
+  gpdp::Posterior raw = make_posterior(gpdp::Kernel::exponential(0.3), 400, 2, 3);
+  Points on_grid = raw.X();
+  const double step = 1.0 / static_cast<double>(side - 1);
+  for (long i = 0; i < on_grid.size(); ++i) {
+    on_grid.data()[i] = std::round(on_grid.data()[i] / step) * step;
+  }
+  const gpdp::Posterior post(raw.kernel(), on_grid, raw.y(), {0.5, 1.0});
   const gpdp::Grid grid = gpdp::Grid::parse(fmt::format("0:1:{},0:1:{}", side, side));
   gpdp::SeededRng rng(4);
   post.factor();
