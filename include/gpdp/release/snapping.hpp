@@ -18,9 +18,9 @@ struct Granularity {
   std::string reasoning;     // one line for the certificate
 };
 
-// Public lower bound of the pointwise standard deviation of f_D + g (g ~ GP(0, η² k)):
-// n data points at one location give k_D(x,x) ≥ r²/(n + r²), so std ≥ √(σ² r²/(n + r²) + η²·0);
-// η² k(x,x) = η² adds on top.
+// Public lower bound of the pointwise standard deviation of f_D + g (g ~ GP(0, η² k), k(x,x) = 1):
+// writing f_D(X) = c f(x) + w with c = k_X(x), the data carry at most cᵀc/r² ≤ n/r² precision about
+// f(x), so k_D(x,x) ≥ r²/(n + r²) and std ≥ √(σ² r²/(n + r²) + η²).
 double released_std_floor(long n, double r, double sigma, double eta);
 
 // Λ = max(2^⌊log2(std_floor / 2^8)⌋, 2^⌈log2(2^24 · u · value_bound)⌉) with u = 2^-53:
