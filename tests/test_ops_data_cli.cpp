@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "gpdp/error.hpp"
 #include "gpdp/ops/data_source.hpp"
 #include "gpdp/ops/experiment.hpp"
 #include "gpdp/ops/tabular.hpp"
@@ -31,7 +32,7 @@ TEST(OpsData, AbaloneBinarisedSplitAndScaled) {
   expect_scaled(d.x_train, d.y_train);
   expect_scaled(d.x_test, d.y_test);
   // rings >= 10: 2081 of 4177 rows (counted with awk on abalone.csv).
-  const double pos = (d.y_train.array() > 0).count() + (d.y_test.array() > 0).count();
+  const auto pos = (d.y_train.array() > 0).count() + (d.y_test.array() > 0).count();
   EXPECT_EQ(pos, 2081);
   // Another seed gives another split.
   gpdp::SeededRng rng2(2);
