@@ -62,7 +62,7 @@ double approximate_sampler_delta(double epsilon, double tv) {
 
 // Spec §2.4 [S]: ARE 1 + 4B/ε when tempered, 2 when ρ = 1.
 double ops_relative_efficiency(double epsilon, double base_epsilon) {
-  return 1.0 + base_epsilon / std::max(epsilon, base_epsilon);
+  return 1.0 + base_epsilon / std::min(epsilon, base_epsilon);
 }
 
 // Algorithm 2 (spec §3.2): α = 128 L² T log(2.5T/δ) log(2/δ)/ε².
