@@ -1,6 +1,7 @@
 // The privacy-budget ledger: composition against a fixed budget, refusal without side effects,
 // durability across processes, serialised concurrent spending, and corrupted files.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,7 +65,10 @@ TEST(Ledger, RejectsFilesThatAreNotLedgers) {
   EXPECT_THROW(Ledger{dir.file("junk")}, InputError);
   EXPECT_THROW(Ledger::open_existing(dir.file("missing")), InputError);
   // A valid SQLite database of another application.
-  ASSERT_EQ(std::system(("sqlite3 " + dir.file("other.db") + " 'CREATE TABLE t(x);'").c_str()), 0);
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(dir.file("other.db").c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "CREATE TABLE t(x);", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
   EXPECT_THROW(Ledger{dir.file("other.db")}, InputError);
   // A gpdp ledger whose pages were damaged.
   {
