@@ -2,6 +2,7 @@
 // Library errors become Python exceptions with the C++ message:
 //   gpdp::InputError -> gpdp.InputError (a ValueError), gpdp::PrivacyError -> gpdp.PrivacyError,
 //   gpdp::NumericalError -> gpdp.NumericalError (an ArithmeticError), other gpdp::Error -> gpdp.Error.
+#include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 
 #include "bindings.hpp"

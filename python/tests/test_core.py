@@ -86,7 +86,7 @@ def test_input_errors_are_clear(data_2d):
     with pytest.raises(gpdp.InputError) as info:
         gpdp.Posterior(k, X, y, r=-1.0)
     assert isinstance(info.value, ValueError) and "r" in str(info.value)
-    with pytest.raises(gpdp.InputError, match="auto\\|dense"):
+    with pytest.raises(gpdp.InputError, match="expected auto, dense"):
         post.sample(X[:3], method="fastest", rng=gpdp.SeededRng(1))
     with pytest.raises(ValueError, match="n_draws must be ≥ 1"):
         post.sample(X[:3], n_draws=0, rng=gpdp.SeededRng(1))
@@ -98,7 +98,7 @@ def test_layouts_give_identical_results(data_2d):
     xs = np.random.default_rng(5).uniform(0, 1, (50, 2))
     ref = post.mean(xs)
     np.testing.assert_array_equal(post.mean(np.asfortranarray(xs)), ref)
-    np.testing.assert_array_equal(post.mean(np.ascontiguousarray(np.vstack([xs, xs])[::2])), ref)
+    np.testing.assert_array_equal(post.mean(np.repeat(xs, 2, axis=0)[::2]), ref)  # row stride 2
     wide = np.zeros((50, 4))
     wide[:, 1:3] = xs
     np.testing.assert_array_equal(post.mean(wide[:, 1:3]), ref)  # strided view, read in place

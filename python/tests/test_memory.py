@@ -48,6 +48,7 @@ def test_million_point_mean_reads_the_array_in_place():
     output_kib = 1_000_000 * 8 // 1024
     # In place: the output (7.8 MiB) plus one block's work space (≈ 8 MiB: the block x n
     # cross-kernel), below output + 3/4 of the input; a copy of the input would add its whole
-    # 15.6 MiB. The forced copy shows the difference is measurable.
+    # 15.6 MiB. The forced copy shows the measurement sees such a copy (observed: +7 MiB, part of
+    # the copy overlaps the block work space at the peak).
     assert inplace_kib < output_kib + 0.75 * input_kib, (inplace_kib, copied_kib)
-    assert copied_kib > inplace_kib + 0.8 * input_kib, (inplace_kib, copied_kib)
+    assert copied_kib > inplace_kib + 0.3 * input_kib, (inplace_kib, copied_kib)

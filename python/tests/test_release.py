@@ -19,9 +19,10 @@ def test_release_round_trip(tmp_path, data_1d):
     out = gpdp.release.run(
         data=str(data), out_dir=str(tmp_path / "rel1"), input={"x": ["x1"], "y": "y", "domain": "0:1"},
         kernel="exp", ell=0.3, r=1.0, sigma=1.0, lemma="b7", delta=1e-5, target_epsilon=1.0,
-        solve="r", grid="0:1:50", ledger=str(ledger), budget=(1.5, 1e-4))
-    files = out["files"]
-    assert files and all(os.path.exists(f) for f in files)
+        solve="r", grid="0:1:50", ledger=str(ledger), budget=(1.05, 1e-4))
+    folder = tmp_path / "rel1"
+    files = out["files"]  # names inside the output folder
+    assert files and all((folder / f).is_file() for f in files)
     cert = out["certificate"]
     text = json.dumps(cert)
     assert "secure" in text  # the certificate says which generator drew the path
@@ -30,13 +31,13 @@ def test_release_round_trip(tmp_path, data_1d):
     # A CSV of released values exists and has one row per grid point.
     csvs = [f for f in files if f.endswith(".csv")]
     assert csvs
-    _, table = read_csv(csvs[0])
+    _, table = read_csv(folder / csvs[0])
     assert table.shape[0] == 50
-    # The ledger now holds ε ≈ 1 of a 1.5 budget: a second ε = 1 release is refused, nothing written.
+    # The ledger now holds ε ≈ 1 of a 1.05 budget (composed in RDP by the ledger): a second ε = 1 release is refused, nothing written.
     with pytest.raises(gpdp.PrivacyError):
         gpdp.release.run(
             data=str(data), out_dir=str(tmp_path / "rel2"),
             input={"x": ["x1"], "y": "y", "domain": "0:1"}, kernel="exp", ell=0.3, r=1.0,
             sigma=1.0, lemma="b7", delta=1e-5, target_epsilon=1.0, solve="r", grid="0:1:50",
-            ledger=str(ledger), budget=(1.5, 1e-4))
+            ledger=str(ledger), budget=(1.05, 1e-4))
     assert not (tmp_path / "rel2").exists()
