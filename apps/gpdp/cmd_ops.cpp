@@ -47,8 +47,7 @@ void run(OpsCommandOptions& o) {
         std::fprintf(stderr, "\rgpdp ops: repeat %d/%d", done, total);
         if (done == total) std::fprintf(stderr, "\n");
       });
-  const std::string rng_line = o.seed ? fmt::format("randomness: {} — NOT private, for experiments", summary.rng)
-                                      : fmt::format("randomness: {}", summary.rng);
+  const std::string rng_line = fmt::format("randomness: {}", summary.rng);
   if (o.json) {
     nlohmann::ordered_json j;
     j["method"] = ops::to_string(method);

@@ -1,0 +1,28 @@
+// `gpdp reproduce ops-abalone --quick`: ~35 s on the shared 2-core machine, so in the slow suite.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "support/paths.hpp"
+
+namespace {
+
+std::string data_dir() { return gpdp::test::shared_dir() + "/data"; }
+
+TEST(OpsCli, ReproduceQuickWritesCsvAndFigure) {
+  gpdp::test::TempDir tmp;
+  ::setenv("GPDP_DATA_DIR", data_dir().c_str(), 1);
+  const auto r = gpdp::test::run_cli("reproduce ops-abalone --quick --pairs 2 --out " + tmp.path().string());
+  ::unsetenv("GPDP_DATA_DIR");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string csv = gpdp::test::read_text(tmp.file("ops-abalone.csv"));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "dataset,method,epsilon,delta,repeats,accuracy_mean,accuracy_se,max_rhat,min_ess");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 1 + 5 * 3);
+  EXPECT_TRUE(std::filesystem::exists(tmp.file("ops-abalone.png")));
+  EXPECT_TRUE(std::filesystem::exists(tmp.file("ops-abalone.md")));
+}
+
+}  // namespace
