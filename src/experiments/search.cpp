@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/parallel.hpp"
+#include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/posterior.hpp"
 
 namespace gpdp::experiments {
@@ -28,8 +31,9 @@ Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, dou
   return z;
 }
 
-ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads)
-    : tasks_(std::move(tasks)), threshold_(threshold), threads_(resolve_threads(threads)) {
+ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads,
+                                       PosteriorRoute route)
+    : tasks_(std::move(tasks)), threshold_(threshold), threads_(resolve_threads(threads)), route_(route) {
   require(!tasks_.empty(), "excursion objective: no tasks");
   for (const auto& t : tasks_) {
     require(t.eval_points && t.weights, "excursion objective: task without evaluation points");
@@ -39,25 +43,38 @@ ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double 
 }
 
 Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas) const {
-  // Group θ by (ℓ, r): one posterior per group and task, every σ of the group from the same z₁.
-  std::vector<std::pair<std::pair<double, double>, std::vector<std::size_t>>> groups;
+  // Group θ by ℓ, then by r: one posterior per (ℓ, r) and task (Direct) or one eigendecomposition
+  // per ℓ and task (Spectral); every σ of a group from the same z₁.
+  using RGroup = std::pair<double, std::vector<std::size_t>>;
+  std::vector<std::pair<double, std::vector<RGroup>>> groups;
   for (std::size_t k = 0; k < thetas.size(); ++k) {
-    const auto lr = std::make_pair(thetas[k].ell, thetas[k].r);
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == lr; });
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == thetas[k].ell; });
     if (it == groups.end()) {
-      groups.push_back({lr, {k}});
+      groups.push_back({thetas[k].ell, {}});
+      it = std::prev(groups.end());
+    }
+    auto jt = std::find_if(it->second.begin(), it->second.end(), [&](const RGroup& g) { return g.first == thetas[k].r; });
+    if (jt == it->second.end()) {
+      it->second.push_back({thetas[k].r, {k}});
     } else {
-      it->second.push_back(k);
+      jt->second.push_back(k);
     }
   }
   Eigen::MatrixXd out(static_cast<Eigen::Index>(tasks_.size()), static_cast<Eigen::Index>(thetas.size()));
   parallel_for(static_cast<long>(tasks_.size()), threads_, [&](long i) {
     const auto& task = tasks_[static_cast<std::size_t>(i)];
-    for (const auto& [lr, members] : groups) {
-      const Eigen::VectorXd z1 = excursion_z(task, lr.first, lr.second, threshold_);
-      for (const std::size_t k : members) {
-        out(i, static_cast<Eigen::Index>(k)) =
-            integrated_bce_from_z(z1 / thetas[k].sigma, task.truth, *task.weights);
+    const bool spectral = route_ == PosteriorRoute::Spectral ||
+                          (route_ == PosteriorRoute::Auto && task.X.cols() != 1);
+    for (const auto& [ell, by_r] : groups) {
+      std::optional<SpectralPosterior> family;
+      if (spectral) family.emplace(Kernel::exponential(ell), task.X, task.y, *task.eval_points);
+      for (const auto& [r, members] : by_r) {
+        const Eigen::VectorXd z1 =
+            spectral ? family->excursion_z(r, threshold_) : excursion_z(task, ell, r, threshold_);
+        for (const std::size_t k : members) {
+          out(i, static_cast<Eigen::Index>(k)) =
+              integrated_bce_from_z(z1 / thetas[k].sigma, task.truth, *task.weights);
+        }
       }
     }
   });

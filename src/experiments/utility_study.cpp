@@ -124,7 +124,8 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
   // 2. Searches (shared cache).
   t0 = Clock::now();
   const double t = 0.0;
-  const ExcursionObjective objective(to_tasks(population, grid_points, weights), t, spec.threads);
+  const ExcursionObjective objective(to_tasks(population, grid_points, weights), t, spec.threads,
+                                     spec.search_route);
   HyperparameterSearch search(objective, spec.search, [&](const std::string& s) { say(s); });
   const SearchResult best = search.run();
   const PrivacyConstraint constraint = spec.privacy.constraint(spec.epsilon_max);

@@ -8,9 +8,13 @@
 //
 // A "task" is one (f*, D) pair: training data, evaluation points, 0/1 labels and quadrature weights
 // (synthetic: grid + trapezoid weights; a user's data: validation points + equal weights).
-// Only public API is used: Posterior::mean / variance with σ = 1 give z₁ = (μ_D − t)/√k_D, and
-// p_D for any σ is Φ(z₁/σ) because μ_D and k_D do not depend on σ, so one posterior per (ℓ, r)
-// serves every σ.
+// z₁ = (μ_D − t)/√k_D with σ = 1, and p_D for any σ is Φ(z₁/σ) because μ_D and k_D do not
+// depend on σ, so one posterior per (ℓ, r) serves every σ. Two exact routes compute z₁:
+//   Direct   the Posterior class per (ℓ, r): O(n + m) Markov engine for the 1-D exponential kernel,
+//            a Cholesky of K + r²I and an n x m solve otherwise;
+//   Spectral one eigendecomposition per ℓ (spectral_posterior.hpp) serving every r: O(n³ + m n²)
+//            per ℓ and O(m n) per r.
+// Auto = Direct in 1-D (Markov) and Spectral otherwise.
 #include <Eigen/Core>
 #include <functional>
 #include <map>
@@ -39,13 +43,17 @@ struct ExcursionTask {
 // z₁ = (μ_D − t)/√k_D on task.eval_points for θ = (ℓ, r, ·): p_D = Φ(z₁/σ).
 Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, double threshold);
 
+enum class PosteriorRoute { Auto, Direct, Spectral };
+
 // Per-task integrated BCE of many θ, parallel over tasks (deterministic for any thread count).
 class ExcursionObjective {
  public:
-  ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads);
+  ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads,
+                     PosteriorRoute route = PosteriorRoute::Auto);
   const std::vector<ExcursionTask>& tasks() const { return tasks_; }
   double threshold() const { return threshold_; }
   int threads() const { return threads_; }
+  PosteriorRoute route() const { return route_; }
   // tasks x thetas matrix of L_BCE.
   Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas) const;
 
@@ -53,6 +61,7 @@ class ExcursionObjective {
   std::vector<ExcursionTask> tasks_;
   double threshold_;
   int threads_;
+  PosteriorRoute route_;
 };
 
 struct SearchGrid {

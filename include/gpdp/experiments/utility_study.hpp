@@ -41,6 +41,7 @@ struct StudySpec {
   int threads = 0;
   int keep_examples = 0;             // keep fields of the first k pairs for figures
   SamplerMethod sampler = SamplerMethod::Auto;
+  PosteriorRoute search_route = PosteriorRoute::Auto;  // how the search computes p_D (search.hpp)
 };
 
 struct PairOutcome {

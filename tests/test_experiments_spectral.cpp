@@ -1,0 +1,104 @@
+// The spectral route of the excursion search (one eigendecomposition per ℓ serving every r) against
+// the Posterior class (Cholesky in 2-D, Markov engine in 1-D) and a hand-computed n = 1 case.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gpdp/error.hpp"
+#include "gpdp/experiments/fields.hpp"
+#include "gpdp/experiments/metrics.hpp"
+#include "gpdp/experiments/search.hpp"
+#include "gpdp/experiments/spectral_posterior.hpp"
+#include "gpdp/posterior.hpp"
+
+namespace gx = gpdp::experiments;
+
+namespace {
+gx::ExcursionPair plume_pair(std::uint64_t seed, long n, const gpdp::Grid& grid) {
+  gpdp::SeededRng rng(seed);
+  gx::Plume2dSpec spec;
+  spec.n = n;
+  return gx::generate_plume_2d(spec, grid, rng);
+}
+}  // namespace
+
+TEST(SpectralPosterior, OnePointByHand) {
+  // n = 1, K = [1]: μ(x) = k(x, x₁) y / (1 + r²), k_D(x, x) = 1 − k(x, x₁)² / (1 + r²).
+  gpdp::Points X(1, 2);
+  X << 0.2, 0.3;
+  const Eigen::VectorXd y = Eigen::VectorXd::Constant(1, 0.8);
+  gpdp::Points xs(2, 2);
+  xs << 0.2, 0.3, 0.5, 0.7;  // distances 0 and 0.5
+  const gx::SpectralPosterior post(gpdp::Kernel::exponential(0.5), X, y, xs);
+  const double r = 0.5;
+  const double k1 = std::exp(-0.5 / 0.5);
+  const Eigen::VectorXd mu = post.mean(r);
+  const Eigen::VectorXd var = post.variance(r);
+  EXPECT_NEAR(mu[0], 0.8 / 1.25, 1e-15);
+  EXPECT_NEAR(mu[1], k1 * 0.8 / 1.25, 1e-15);
+  EXPECT_NEAR(var[0], 1.0 - 1.0 / 1.25, 1e-15);
+  EXPECT_NEAR(var[1], 1.0 - k1 * k1 / 1.25, 1e-15);
+  EXPECT_NEAR(post.effective_dimension(r), 1.0 / 1.25, 1e-15);
+  EXPECT_NEAR(post.excursion_z(r, 0.1)[0], (0.64 - 0.1) / std::sqrt(0.2), 1e-14);
+}
+
+TEST(SpectralPosterior, MatchesTheCholeskyPosteriorIn2d) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:12,0:1:10");
+  const auto pair = plume_pair(7, 60, grid);
+  const gpdp::Points xs = grid.points();
+  for (const double ell : {0.05, 0.5, 5.0}) {
+    const gpdp::Kernel k = gpdp::Kernel::exponential(ell);
+    const gx::SpectralPosterior fast(k, pair.X, pair.y, xs);
+    for (const double r : {0.01, 0.1, 1.0, 30.0}) {
+      const gpdp::Posterior dense(k, pair.X, pair.y, {r, 1.0});
+      EXPECT_LT((fast.mean(r) - dense.mean(xs)).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
+      EXPECT_LT((fast.variance(r) - dense.variance(xs)).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
+      EXPECT_NEAR(fast.effective_dimension(r), dense.effective_dimension(), 1e-9 * static_cast<double>(pair.X.rows()));
+    }
+  }
+}
+
+TEST(SpectralPosterior, MatchesTheMarkovPosteriorIn1d) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:150");
+  gpdp::SeededRng rng(3);
+  const auto pair = gx::generate_field_1d({40, 0.43, 1.0}, grid, rng);
+  const gpdp::Points xs = grid.points();
+  const gpdp::Kernel k = gpdp::Kernel::exponential(0.3);
+  const gx::SpectralPosterior fast(k, pair.X, pair.y, xs);
+  for (const double r : {0.05, 0.7, 10.0}) {
+    const gpdp::Posterior markov(k, pair.X, pair.y, {r, 1.0});
+    ASSERT_NE(markov.markov(), nullptr);
+    EXPECT_LT((fast.mean(r) - markov.mean(xs)).cwiseAbs().maxCoeff(), 1e-10);
+    EXPECT_LT((fast.variance(r) - markov.variance(xs)).cwiseAbs().maxCoeff(), 1e-10);
+  }
+}
+
+TEST(SpectralPosterior, RejectsNonPositiveRidge) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:5,0:1:5");
+  const auto pair = plume_pair(1, 10, grid);
+  const gx::SpectralPosterior post(gpdp::Kernel::exponential(0.5), pair.X, pair.y, grid.points());
+  EXPECT_THROW(post.mean(0.0), gpdp::Error);
+  EXPECT_THROW(post.variance(-1.0), gpdp::Error);
+}
+
+TEST(ExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:15,0:1:15");
+  auto points = std::make_shared<const gpdp::Points>(grid.points());
+  auto weights = std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid));
+  std::vector<gx::ExcursionTask> tasks;
+  for (std::uint64_t j = 0; j < 3; ++j) {
+    const auto p = plume_pair(100 + j, 50, grid);
+    tasks.push_back({p.X, p.y, points, weights, p.truth});
+  }
+  const std::vector<gx::Theta> thetas{{0.1, 0.03, 0.05}, {0.1, 0.03, 2.0}, {0.1, 3.0, 0.5},
+                                      {1.0, 0.3, 1.0},   {1.0, 10.0, 0.1}, {4.0, 0.3, 20.0}};
+  const gx::ExcursionObjective spectral(tasks, 0.0, 2, gx::PosteriorRoute::Spectral);
+  const gx::ExcursionObjective direct(tasks, 0.0, 2, gx::PosteriorRoute::Direct);
+  const gx::ExcursionObjective automatic(tasks, 0.0, 2);
+  const Eigen::MatrixXd a = spectral.evaluate(thetas);
+  const Eigen::MatrixXd b = direct.evaluate(thetas);
+  EXPECT_EQ(automatic.evaluate(thetas), a);  // Auto = Spectral in 2-D
+  for (Eigen::Index j = 0; j < a.rows(); ++j) {
+    for (Eigen::Index k = 0; k < a.cols(); ++k) EXPECT_NEAR(a(j, k), b(j, k), 1e-9 * (1.0 + b(j, k)));
+  }
+}
