@@ -96,6 +96,7 @@ HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rn
     if (gu != nullptr) *gu = w.grad_u(g);
     return v;
   };
+  auto grad_only_u = [&](const Eigen::VectorXd& u) { return w.grad_u(target.gradient(w.theta(u))); };
 
   HmcRun run;
   for (int c = 0; c < options.chains; ++c) {
@@ -120,8 +121,12 @@ HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rn
       p += 0.5 * step * g_new;
       for (int l = 0; l < options.leapfrog_steps; ++l) {
         w.reflective_drift(u_new, p, step, radius);
-        logp_new = log_u(u_new, &g_new);  // −∞ only by rounding at the wall: rejected
-        if (l + 1 < options.leapfrog_steps) p += step * g_new;
+        if (l + 1 < options.leapfrog_steps) {
+          g_new = grad_only_u(u_new);  // the value is needed only at the end of the trajectory
+          p += step * g_new;
+        } else {
+          logp_new = log_u(u_new, &g_new);  // −∞ only by rounding at the wall: rejected
+        }
       }
       p += 0.5 * step * g_new;
       double accept = 0.0;

@@ -5,6 +5,12 @@
 
 namespace gpdp::ops {
 
+Eigen::VectorXd BoundedLikelihoodModel::log_likelihood_gradient(const Eigen::VectorXd& theta) const {
+  Eigen::VectorXd g;
+  log_likelihood(theta, &g);
+  return g;
+}
+
 double TruncatedGaussianPrior::log_density(const Eigen::VectorXd& theta) const {
   const double sq = theta.squaredNorm();
   if (sq > radius * radius) return -std::numeric_limits<double>::infinity();

@@ -27,6 +27,13 @@ double TemperedPosterior::log_density(const Eigen::VectorXd& theta, Eigen::Vecto
   return rho_ * loglik + prior_.log_density(theta);
 }
 
+Eigen::VectorXd TemperedPosterior::gradient(const Eigen::VectorXd& theta) const {
+  Eigen::VectorXd g = model_.log_likelihood_gradient(theta);
+  g *= rho_;
+  g += prior_.gradient(theta);
+  return g;
+}
+
 Eigen::MatrixXd TemperedPosterior::precision(const Eigen::VectorXd& theta) const {
   Eigen::MatrixXd p = -rho_ * model_.log_likelihood_hessian(theta);
   p.diagonal().array() += 1.0 / (prior_.sd * prior_.sd);

@@ -25,6 +25,9 @@ class BoundedLikelihoodModel {
   virtual double record_log_likelihood(Eigen::Index i, const Eigen::VectorXd& theta) const = 0;
   // Σ_i ℓ(x_i, θ); adds Σ_i ∇_θ ℓ(x_i, θ) into *grad when grad is non-null (grad is overwritten).
   virtual double log_likelihood(const Eigen::VectorXd& theta, Eigen::VectorXd* grad) const = 0;
+  // Σ_i ∇_θ ℓ(x_i, θ) alone (samplers need the value only at trajectory ends). The default calls
+  // log_likelihood; a model overrides it when the gradient is cheaper than value + gradient.
+  virtual Eigen::VectorXd log_likelihood_gradient(const Eigen::VectorXd& theta) const;
   // Σ_{i ∈ batch} ∇_θ ℓ(x_i, θ).
   virtual Eigen::VectorXd batch_gradient(const Eigen::VectorXd& theta,
                                          std::span<const Eigen::Index> batch) const = 0;

@@ -20,6 +20,8 @@ class TemperedPosterior {
   // Unnormalised log density; −∞ outside the ball. Fills *grad (smooth extension of the gradient,
   // defined everywhere) when non-null.
   double log_density(const Eigen::VectorXd& theta, Eigen::VectorXd* grad) const;
+  // The gradient alone (same smooth extension; cheaper: no log-likelihood value).
+  Eigen::VectorXd gradient(const Eigen::VectorXd& theta) const;
   // Mode of the unconstrained smooth extension (Newton), projected onto the ball.
   Eigen::VectorXd projected_mode() const;
   // −∇² log density of the smooth extension at θ (positive definite: the prior adds I/sd²).
