@@ -1,8 +1,12 @@
-// Speed of the privacy–utility experiments (docs/utility.md): one Table 1 column
-// (NSR = 1, n = 100, m = 800, full search with refinement, constrained + unconstrained, B = 50)
-// measured on a SUBSET of pairs and scaled to 10³ pairs, against the straightforward dense-Cholesky
-// approach on the same work (per-posterior costs measured here, multiplied by the same counts).
-//   GPDP_BENCH_PAIRS (default 20): pairs in the measured subset.
+// Speed of the privacy–utility experiments (docs/utility.md):
+//  * one Table 1 column (NSR = 1, n = 100, m = 800, full search with refinement, constrained +
+//    unconstrained, B = 50) measured on a SUBSET of pairs and scaled to 10³ pairs, against the
+//    straightforward dense-Cholesky approach on the same work (per-posterior costs measured here,
+//    multiplied by the same counts). GPDP_BENCH_PAIRS (default 20): pairs in the subset.
+//  * Table 4 (2-D, n = 400, 40 x 40 grid, three NSR columns): the NSR = 1 column run end to end on
+//    a SUBSET of pairs with the spectral search route (one eigendecomposition per ℓ) and again
+//    with the direct route (one Cholesky posterior per (ℓ, r)) on the same pairs, scaled to
+//    3 columns x 10³ pairs. GPDP_BENCH_PAIRS_2D (default 3): pairs in that subset.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -10,10 +14,12 @@
 #include <cstdlib>
 #include <ctime>
 #include <functional>
+#include <string>
 
 #include "gpdp/experiments/fields.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/search.hpp"
+#include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/sampler.hpp"
 
@@ -63,6 +69,40 @@ void BM_PosteriorZ_DenseCholesky(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(dense_z(t, 0.5, 0.7));
 }
 BENCHMARK(BM_PosteriorZ_DenseCholesky)->Unit(benchmark::kMicrosecond);
+
+gx::ExcursionPair plume_pair(std::uint64_t seed) {
+  gpdp::SeededRng rng(seed);
+  return gx::generate_plume_2d({}, gpdp::Grid::parse("0:1:40,0:1:40"), rng);
+}
+
+// 2-D, n = 400, m = 1600: one eigendecomposition + A = K_*X U (per ℓ) ...
+void BM_Spectral2d_PerEll(benchmark::State& state) {
+  const auto p = plume_pair(1);
+  const gpdp::Points xs = gpdp::Grid::parse("0:1:40,0:1:40").points();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(gx::SpectralPosterior(gpdp::Kernel::exponential(0.5), p.X, p.y, xs));
+  }
+}
+BENCHMARK(BM_Spectral2d_PerEll)->Unit(benchmark::kMillisecond);
+
+// ... then z₁ for one more r ...
+void BM_Spectral2d_PerR(benchmark::State& state) {
+  const auto p = plume_pair(1);
+  const gx::SpectralPosterior post(gpdp::Kernel::exponential(0.5), p.X, p.y,
+                                   gpdp::Grid::parse("0:1:40,0:1:40").points());
+  for (auto _ : state) benchmark::DoNotOptimize(post.excursion_z(0.7, 0.0));
+}
+BENCHMARK(BM_Spectral2d_PerR)->Unit(benchmark::kMillisecond);
+
+// ... against one Cholesky posterior per (ℓ, r).
+void BM_Direct2d_PerEllR(benchmark::State& state) {
+  const auto p = plume_pair(1);
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:40,0:1:40");
+  const gx::ExcursionTask t{p.X, p.y, std::make_shared<const gpdp::Points>(grid.points()),
+                            std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid)), p.truth};
+  for (auto _ : state) benchmark::DoNotOptimize(gx::excursion_z(t, 0.5, 0.7, 0.0));
+}
+BENCHMARK(BM_Direct2d_PerEllR)->Unit(benchmark::kMillisecond);
 
 double seconds_per_call(const std::function<void()>& f, int calls) {
   const double t0 = cpu_seconds();
@@ -118,12 +158,57 @@ void table1_column_report() {
       dense_estimate * scale, dense_estimate * scale / 2.0, dense_estimate / measured);
 }
 
+void table4_report() {
+  const char* env = std::getenv("GPDP_BENCH_PAIRS_2D");
+  const long pairs = env ? std::atol(env) : 3;
+  gx::StudySpec spec;
+  spec.label = "bench 2-D";
+  spec.dim = 2;
+  spec.field2d.n = 400;
+  spec.field2d.nsr = 1.0;
+  spec.grid = gpdp::Grid::parse("0:1:40,0:1:40");
+  spec.pairs = pairs;
+  spec.validation_pairs = pairs;
+  spec.releases = 50;
+  spec.privacy.delta = 0.001;
+  spec.smoothing_bandwidth = 0.03;
+  spec.search.coarse = gx::default_search_grid(2);
+  auto timed = [&](gx::PosteriorRoute route, gx::StudyResult* out) {
+    spec.search_route = route;
+    const double c0 = cpu_seconds();
+    *out = gx::run_study(spec);
+    return cpu_seconds() - c0;
+  };
+  gx::StudyResult fast, direct;
+  const double t_fast = timed(gx::PosteriorRoute::Spectral, &fast);
+  const double t_direct = timed(gx::PosteriorRoute::Direct, &direct);
+  const double scale = 3.0 * 1000.0 / static_cast<double>(pairs);
+  std::printf(
+      "\nTable 4 (2-D, n = 400, m = 1600, NSR = 1 column, %ld distinct θ over %ld (ℓ, r) per pair, B = 50):\n"
+      "  measured on %ld pairs (+%ld validation), spectral search: %.2f CPU s (search %.2f s wall, "
+      "releases %.2f s wall)\n"
+      "  same pairs, direct (Cholesky per (ℓ, r)) search: %.2f CPU s (search %.2f s wall)\n"
+      "  same θ chosen: %s\n"
+      "  scaled linearly to 3 columns x 1000 pairs: spectral %.0f CPU s = %.1f min on 2 idle cores;"
+      " direct %.0f CPU s = %.1f min\n"
+      "  ratio direct / spectral: %.2fx\n",
+      fast.distinct_thetas, fast.distinct_posteriors, pairs, pairs, t_fast, fast.seconds_search,
+      fast.seconds_release, t_direct, direct.seconds_search,
+      (fast.theta_private.r == direct.theta_private.r && fast.theta_unconstrained.r == direct.theta_unconstrained.r &&
+       fast.theta_private.sigma == direct.theta_private.sigma)
+          ? "yes"
+          : "NO",
+      t_fast * scale, t_fast * scale / 120.0, t_direct * scale, t_direct * scale / 120.0, t_direct / t_fast);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  table1_column_report();
+  const char* which = std::getenv("GPDP_BENCH_REPORT");  // table1 | table4 | (unset: both)
+  if (which == nullptr || std::string(which) == "table1") table1_column_report();
+  if (which == nullptr || std::string(which) == "table4") table4_report();
   return 0;
 }
