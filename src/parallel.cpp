@@ -1,4 +1,4 @@
-#include "gpdp/experiments/parallel.hpp"
+#include "gpdp/parallel.hpp"
 
 #include <atomic>
 #include <exception>
@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-namespace gpdp::experiments {
+namespace gpdp {
 
 int resolve_threads(int requested) {
   if (requested > 0) return requested;
@@ -42,4 +42,4 @@ void parallel_for(long count, int threads, const std::function<void(long)>& body
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace gpdp::experiments
+}  // namespace gpdp

@@ -11,6 +11,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/sample_path.hpp"
 #include "support/gof.hpp"
+#include "support/regression_data.hpp"
 
 namespace gpdp {
 namespace {
@@ -18,19 +19,11 @@ namespace {
 constexpr int kPaths = 10000;
 constexpr double kAlpha = 1e-4;
 
-struct Data {
-  Points X;
-  Eigen::VectorXd y;
-};
+using Data = test::RegressionData;
 
 Data make_data(int n, int dim, std::uint64_t seed) {
-  SeededRng rng(seed);
-  Data d{Points(n, dim), Eigen::VectorXd(n)};
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < dim; ++j) d.X(i, j) = rng.uniform01();
-    d.y[i] = std::sin(4.0 * d.X(i, 0)) + 0.3 * rng.standard_normal();
-  }
-  return d;
+  return test::make_regression_data(
+      n, dim, seed, [](double x) { return std::sin(4.0 * x); }, 0.3);
 }
 
 // Runs kPaths two-stage paths (X1, then X2 which repeats X1's row 1) and checks the joint law of

@@ -13,6 +13,7 @@
 #include "gpdp/sampler.hpp"
 #include "gpdp/samplers/dense.hpp"
 #include "support/gof.hpp"
+#include "support/regression_data.hpp"
 
 namespace gpdp {
 namespace {
@@ -20,19 +21,11 @@ namespace {
 constexpr int kDraws = 20000;
 constexpr double kAlpha = 1e-4;
 
-struct Data {
-  Points X;
-  Eigen::VectorXd y;
-};
+using Data = test::RegressionData;
 
 Data make_data(int n, int dim, std::uint64_t seed) {
-  SeededRng rng(seed);
-  Data d{Points(n, dim), Eigen::VectorXd(n)};
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < dim; ++j) d.X(i, j) = rng.uniform01();
-    d.y[i] = std::sin(6.0 * d.X(i, 0)) + 0.3 * rng.standard_normal();
-  }
-  return d;
+  return test::make_regression_data(
+      n, dim, seed, [](double x) { return std::sin(6.0 * x); }, 0.3);
 }
 
 TEST(DenseSampler, MatchesAnalyticPosterior) {

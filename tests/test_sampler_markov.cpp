@@ -14,6 +14,7 @@
 #include "gpdp/sampler.hpp"
 #include "gpdp/samplers/markov.hpp"
 #include "support/gof.hpp"
+#include "support/regression_data.hpp"
 
 namespace gpdp {
 namespace {
@@ -21,19 +22,12 @@ namespace {
 constexpr int kDraws = 20000;
 constexpr double kAlpha = 1e-4;
 
-struct Data {
-  Points X;
-  Eigen::VectorXd y;
-};
+using Data = test::RegressionData;
 
+// 1-D data with duplicate covariates (some with different responses).
 Data make_data(int n, std::uint64_t seed) {
-  SeededRng rng(seed);
-  Data d{Points(n, 1), Eigen::VectorXd(n)};
-  for (int i = 0; i < n; ++i) {
-    d.X(i, 0) = rng.uniform01();
-    d.y[i] = std::cos(5.0 * d.X(i, 0)) + 0.4 * rng.standard_normal();
-  }
-  // Duplicate covariates (some with different responses).
+  Data d = test::make_regression_data(
+      n, 1, seed, [](double x) { return std::cos(5.0 * x); }, 0.4);
   d.X(n - 1, 0) = d.X(0, 0);
   d.X(n - 2, 0) = d.X(1, 0);
   d.y[n - 2] = d.y[1];

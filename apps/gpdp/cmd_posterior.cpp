@@ -40,25 +40,20 @@ void run(const PosteriorFlags& f) {
   // The released path is f_D + g: its variance adds η² k(x, x) = η².
   const Eigen::VectorXd var =
       posterior.variance(q.points).array() + f.hyper.eta * f.hyper.eta;
-  Eigen::VectorXd p;
+  Eigen::MatrixXd columns(mean.size(), f.threshold ? 3 : 2);
+  columns.col(0) = mean;
+  columns.col(1) = var;
   if (f.threshold) {
     // p(x) = P(f_D(x) + g(x) ≥ t) = Φ((μ_D(x) − t) / sqrt(σ² k_D(x,x) + η²)).
-    p.resize(mean.size());
     for (Eigen::Index i = 0; i < mean.size(); ++i) {
-      p[i] = var[i] <= 0 ? (mean[i] >= *f.threshold ? 1.0 : 0.0)
-                         : 0.5 * std::erfc(-(mean[i] - *f.threshold) / std::sqrt(2.0 * var[i]));
+      columns(i, 2) =
+          var[i] <= 0 ? (mean[i] >= *f.threshold ? 1.0 : 0.0)
+                      : 0.5 * std::erfc(-(mean[i] - *f.threshold) / std::sqrt(2.0 * var[i]));
     }
   }
-  std::string text;
-  for (const auto& name : q.names) text += io::csv_field(name) + ",";
-  text += f.threshold ? "mean,variance,p_exceed\n" : "mean,variance\n";
-  for (Eigen::Index i = 0; i < q.points.rows(); ++i) {
-    for (Eigen::Index j = 0; j < q.points.cols(); ++j) text += io::format_number(q.points(i, j)) + ",";
-    text += io::format_number(mean[i]) + "," + io::format_number(var[i]);
-    if (f.threshold) text += "," + io::format_number(p[i]);
-    text += '\n';
-  }
-  io::write_file_atomic(f.out, text);
+  std::vector<std::string> names = {"mean", "variance"};
+  if (f.threshold) names.emplace_back("p_exceed");
+  io::write_file_atomic(f.out, points_csv(q, columns, names));
   const double deff = posterior.effective_dimension();
   if (f.json) {
     nlohmann::json summary = {{"command", "posterior"},

@@ -28,26 +28,6 @@ struct SampleFlags {
   bool json = false;
 };
 
-std::string draws_csv(const QueryPoints& q, const Eigen::MatrixXd& values) {
-  std::string text;
-  text.reserve(static_cast<std::size_t>(values.size() + q.points.size()) * 20 + 64);
-  for (std::size_t j = 0; j < q.names.size(); ++j) text += (j ? "," : "") + io::csv_field(q.names[j]);
-  for (Eigen::Index l = 0; l < values.cols(); ++l) text += fmt::format(",draw{}", l + 1);
-  text += '\n';
-  for (Eigen::Index i = 0; i < values.rows(); ++i) {
-    for (Eigen::Index j = 0; j < q.points.cols(); ++j) {
-      if (j) text += ',';
-      text += io::format_number(q.points(i, j));
-    }
-    for (Eigen::Index l = 0; l < values.cols(); ++l) {
-      text += ',';
-      text += io::format_number(values(i, l));
-    }
-    text += '\n';
-  }
-  return text;
-}
-
 void run(const SampleFlags& f) {
   require(f.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", f.draws));
   require(!f.out.empty(), "--out FILE is required");
@@ -71,7 +51,9 @@ void run(const SampleFlags& f) {
   const SampleOptions options{method, f.hyper.eta};
   const Draws draws = q.grid ? sample(posterior, *q.grid, f.draws, *rng, options)
                              : sample(posterior, q.points, f.draws, *rng, options);
-  io::write_file_atomic(f.out, draws_csv(q, draws.values));
+  std::vector<std::string> names;
+  for (int l = 1; l <= f.draws; ++l) names.push_back(fmt::format("draw{}", l));
+  io::write_file_atomic(f.out, points_csv(q, draws.values, names));
 
   if (f.json) {
     const nlohmann::json summary = {{"command", "sample"},

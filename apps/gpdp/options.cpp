@@ -76,4 +76,25 @@ QueryPoints load_points(const PointsOptions& o, int dim) {
   return q;
 }
 
+std::string points_csv(const QueryPoints& q, const Eigen::MatrixXd& values,
+                       const std::vector<std::string>& value_names) {
+  std::string text;
+  text.reserve(static_cast<std::size_t>(values.size() + q.points.size()) * 20 + 64);
+  for (std::size_t j = 0; j < q.names.size(); ++j) text += (j ? "," : "") + io::csv_field(q.names[j]);
+  for (const auto& name : value_names) text += "," + io::csv_field(name);
+  text += '\n';
+  for (Eigen::Index i = 0; i < q.points.rows(); ++i) {
+    for (Eigen::Index j = 0; j < q.points.cols(); ++j) {
+      if (j) text += ',';
+      text += io::format_number(q.points(i, j));
+    }
+    for (Eigen::Index l = 0; l < values.cols(); ++l) {
+      text += ',';
+      text += io::format_number(values(i, l));
+    }
+    text += '\n';
+  }
+  return text;
+}
+
 }  // namespace gpdp::cli

@@ -52,4 +52,9 @@ struct QueryPoints {
 };
 QueryPoints load_points(const PointsOptions& o, int dim);
 
+// CSV text with one row per query point: x1..xd, then the columns of `values` under
+// `value_names` (one name per column).
+std::string points_csv(const QueryPoints& q, const Eigen::MatrixXd& values,
+                       const std::vector<std::string>& value_names);
+
 }  // namespace gpdp::cli

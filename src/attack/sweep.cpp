@@ -2,14 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <mutex>
-#include <thread>
 
 #include "gpdp/error.hpp"
+#include "gpdp/parallel.hpp"
 
 namespace gpdp::attack {
 
@@ -18,36 +16,16 @@ SweepResults run_sweep(const std::vector<SweepPoint>& points, const SweepOptions
   const auto n_seeds = static_cast<std::size_t>(options.seeds);
   SweepResults results(points.size(), std::vector<std::vector<SeedOutcome>>(n_seeds));
   const long total = static_cast<long>(points.size() * n_seeds);
-  std::atomic<long> next{0};
   long done = 0;
   std::mutex mutex;
-  std::exception_ptr failure;
-  auto worker = [&] {
-    for (long item = next++; item < total; item = next++) {
-      const auto p = static_cast<std::size_t>(item) / n_seeds;
-      const auto s = static_cast<std::size_t>(item) % n_seeds;
-      try {
-        auto outcome = run_lira(options.lira, points[p].r, points[p].releases,
-                                options.base_seed + s);
-        const std::lock_guard<std::mutex> lock(mutex);
-        results[p][s] = std::move(outcome);
-        ++done;
-        if (options.progress) options.progress(done, total);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = total;
-      }
-    }
-  };
-  int threads = options.threads > 0 ? options.threads
-                                     : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<long>(threads, std::max(total, 1L)));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(total, options.threads, [&](long item) {
+    const auto p = static_cast<std::size_t>(item) / n_seeds;
+    const auto s = static_cast<std::size_t>(item) % n_seeds;
+    results[p][s] = run_lira(options.lira, points[p].r, points[p].releases, options.base_seed + s);
+    const std::lock_guard<std::mutex> lock(mutex);
+    ++done;
+    if (options.progress) options.progress(done, total);
+  });
   return results;
 }
 

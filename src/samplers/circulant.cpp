@@ -486,33 +486,8 @@ void CirculantEmbedding::draw(Rng& rng, double* out) {
   read_lattice(out);
 }
 
-void CirculantEmbedding::apply_covariance(const double* v, double* out) {
-  const long m1 = fft_->m1, m2 = fft_->m2, stride = fft_->real_row();
-  const long n1 = lattice_.counts[0];
-  const long n2 = lattice_.dim() > 1 ? lattice_.counts[1] : 1;
-  double* real = fft_->real();
-  std::memset(real, 0, sizeof(double) * static_cast<std::size_t>(stride * m2));
-  for (long i2 = 0; i2 < n2; ++i2) {
-    std::copy(v + i2 * n1, v + (i2 + 1) * n1, real + i2 * stride);
-  }
-  fftw_execute(fft_->r2c);
-  const double scale = 1.0 / static_cast<double>(m1 * m2);
-  for (std::size_t k = 0; k < eig_half_.size(); ++k) {
-    const double g = eig_half_[k] * scale;
-    fft_->work[k][0] *= g;
-    fft_->work[k][1] *= g;
-  }
-  fftw_execute(fft_->c2r);  // C v; its lattice block is K v
-  read_lattice(out);
-}
-
-void CirculantEmbedding::apply_covariance_plus_draw(const double* v, double scale, Rng& rng,
-                                                    double* out) {
-  if (scale == 0.0) {
-    apply_covariance(v, out);
-    return;
-  }
-  require_nonnegative();
+// Leaves the spectrum Λ F v / M of the zero-padded lattice vector v in the FFT work buffer.
+void CirculantEmbedding::multiply_spectrum(const double* v) {
   const long m1 = fft_->m1, m2 = fft_->m2, stride = fft_->real_row();
   const long n1 = lattice_.counts[0];
   const long n2 = lattice_.dim() > 1 ? lattice_.counts[1] : 1;
@@ -528,6 +503,22 @@ void CirculantEmbedding::apply_covariance_plus_draw(const double* v, double scal
     fft_->work[k][0] *= g;
     fft_->work[k][1] *= g;
   }
+}
+
+void CirculantEmbedding::apply_covariance(const double* v, double* out) {
+  multiply_spectrum(v);
+  fftw_execute(fft_->c2r);  // C v; its lattice block is K v
+  read_lattice(out);
+}
+
+void CirculantEmbedding::apply_covariance_plus_draw(const double* v, double scale, Rng& rng,
+                                                    double* out) {
+  if (scale == 0.0) {
+    apply_covariance(v, out);
+    return;
+  }
+  require_nonnegative();
+  multiply_spectrum(v);
   spectral_noise(rng, scale, true);
   fftw_execute(fft_->c2r);  // C v + scale · F^H √(Λ/M) ζ
   read_lattice(out);

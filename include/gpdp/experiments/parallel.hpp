@@ -1,15 +1,8 @@
 #pragma once
-// Deterministic parallel loop for the experiments: work item i always runs with the same inputs
-// (its own seed), results go to slot i, so the output does not depend on the thread count.
-#include <functional>
+// The experiments use the library's deterministic parallel loop (gpdp/parallel.hpp).
+#include "gpdp/parallel.hpp"
 
 namespace gpdp::experiments {
-
-// Number of worker threads for `requested` (0 = all hardware threads, at least 1).
-int resolve_threads(int requested);
-
-// Calls body(i) for i in [0, count) on `threads` workers (dynamic scheduling). The first exception
-// thrown by any body is rethrown after all workers stop.
-void parallel_for(long count, int threads, const std::function<void(long)>& body);
-
+using gpdp::parallel_for;
+using gpdp::resolve_threads;
 }  // namespace gpdp::experiments

@@ -122,6 +122,8 @@ class CirculantEmbedding {
   template <class Sink>
   void for_each_row_entry(Sink&& sink) const;
   void require_nonnegative() const;
+  // Leaves Λ F v / M (v zero-padded from the lattice) in the half spectrum.
+  void multiply_spectrum(const double* v);
   // Writes scale · √(λ/M) ζ (Hermitian white noise ζ) into the half spectrum, added to what is
   // there when `add`.
   void spectral_noise(Rng& rng, double scale, bool add);
