@@ -111,6 +111,18 @@ Minimum minimise_over_orders(double alpha_max, F objective) {
   return best;
 }
 
+// The parts of a Guarantee common to ε(δ) and δ(ε): the optimal order and where it lies.
+Guarantee at_order(const Accountant& acc, const Minimum& m, Conversion c) {
+  Guarantee g;
+  g.alpha = m.alpha;
+  g.rdp = acc.rdp(m.alpha);
+  g.alpha_max = acc.alpha_max();
+  g.conversion = c;
+  g.pinned_low = m.pinned_low;
+  g.pinned_high = m.pinned_high;
+  return g;
+}
+
 }  // namespace
 
 std::string to_string(Conversion c) { return c == Conversion::Mironov ? "mironov" : "cks"; }
@@ -188,14 +200,8 @@ Guarantee Accountant::epsilon(double delta, Conversion c) const {
     const double R = rdp(alpha);
     return std::isinf(R) ? kInf : epsilon_at_order(R, alpha, delta, c);
   });
-  Guarantee g;
+  Guarantee g = at_order(*this, m, c);
   g.delta = delta;
-  g.alpha = m.alpha;
-  g.rdp = rdp(m.alpha);
-  g.alpha_max = alpha_max();
-  g.conversion = c;
-  g.pinned_low = m.pinned_low;
-  g.pinned_high = m.pinned_high;
   g.unclamped_epsilon = m.value;
   g.clamped = m.value < 0;
   g.epsilon = std::max(0.0, m.value);
@@ -209,16 +215,10 @@ Guarantee Accountant::delta(double epsilon, Conversion c) const {
     const double R = rdp(alpha);
     return std::isinf(R) ? kInf : log_delta_at_order(R, alpha, epsilon, c);
   });
-  Guarantee g;
+  Guarantee g = at_order(*this, m, c);
   g.epsilon = epsilon;
   g.unclamped_epsilon = epsilon;
   g.delta = std::min(1.0, std::exp(m.value));
-  g.alpha = m.alpha;
-  g.rdp = rdp(m.alpha);
-  g.alpha_max = alpha_max();
-  g.conversion = c;
-  g.pinned_low = m.pinned_low;
-  g.pinned_high = m.pinned_high;
   return g;
 }
 
