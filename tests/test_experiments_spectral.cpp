@@ -49,12 +49,28 @@ TEST(SpectralPosterior, MatchesTheCholeskyPosteriorIn2d) {
   for (const double ell : {0.05, 0.5, 5.0}) {
     const gpdp::Kernel k = gpdp::Kernel::exponential(ell);
     const gx::SpectralPosterior fast(k, pair.X, pair.y, xs);
+    const gx::SpectralPosterior shared(k, gx::PairwiseDistances(pair.X, xs), pair.y);
     for (const double r : {0.01, 0.1, 1.0, 30.0}) {
+      EXPECT_LT((shared.mean(r) - fast.mean(r)).cwiseAbs().maxCoeff(), 1e-11);
+      EXPECT_LT((shared.variance(r) - fast.variance(r)).cwiseAbs().maxCoeff(), 1e-11);
       const gpdp::Posterior dense(k, pair.X, pair.y, {r, 1.0});
       EXPECT_LT((fast.mean(r) - dense.mean(xs)).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
       EXPECT_LT((fast.variance(r) - dense.variance(xs)).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
       EXPECT_NEAR(fast.effective_dimension(r), dense.effective_dimension(), 1e-9 * static_cast<double>(pair.X.rows()));
     }
+  }
+}
+
+TEST(SpectralPosterior, SharedDistancesServeOtherKernels) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:9,0:1:9");
+  const auto pair = plume_pair(11, 30, grid);
+  const gpdp::Points xs = grid.points();
+  const gx::PairwiseDistances d(pair.X, xs);
+  for (const auto& k : {gpdp::Kernel::matern32(0.3), gpdp::Kernel::squared_exponential(0.2)}) {
+    const gpdp::Posterior dense(k, pair.X, pair.y, {0.5, 1.0});
+    const gx::SpectralPosterior fast(k, d, pair.y);
+    EXPECT_LT((fast.mean(0.5) - dense.mean(xs)).cwiseAbs().maxCoeff(), 1e-10);
+    EXPECT_LT((fast.variance(0.5) - dense.variance(xs)).cwiseAbs().maxCoeff(), 1e-10);
   }
 }
 

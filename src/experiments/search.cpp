@@ -65,9 +65,17 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas) c
     const auto& task = tasks_[static_cast<std::size_t>(i)];
     const bool spectral = route_ == PosteriorRoute::Spectral ||
                           (route_ == PosteriorRoute::Auto && task.X.cols() != 1);
+    std::optional<PairwiseDistances> distances;
+    std::optional<SpectralPosterior> family;  // one object per task, refitted per ℓ (storage reused)
+    if (spectral) distances.emplace(task.X, *task.eval_points);
     for (const auto& [ell, by_r] : groups) {
-      std::optional<SpectralPosterior> family;
-      if (spectral) family.emplace(Kernel::exponential(ell), task.X, task.y, *task.eval_points);
+      if (spectral) {
+        if (family) {
+          family->refit(Kernel::exponential(ell), *distances, task.y);
+        } else {
+          family.emplace(Kernel::exponential(ell), *distances, task.y);
+        }
+      }
       for (const auto& [r, members] : by_r) {
         const Eigen::VectorXd z1 =
             spectral ? family->excursion_z(r, threshold_) : excursion_z(task, ell, r, threshold_);

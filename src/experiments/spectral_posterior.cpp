@@ -10,21 +10,69 @@
 
 namespace gpdp::experiments {
 
+PairwiseDistances::PairwiseDistances(const Points& X, const Points& xs) {
+  require(xs.cols() == X.cols(), "spectral posterior: evaluation points and covariates differ in dimension");
+  auto distances = [&](const Points& a) {
+    Eigen::MatrixXd d2 = Eigen::MatrixXd::Zero(a.rows(), X.rows());
+    for (Eigen::Index c = 0; c < X.cols(); ++c) {
+      d2.array() += (a.col(c).replicate(1, X.rows()) - X.col(c).transpose().replicate(a.rows(), 1)).array().square();
+    }
+    return Eigen::MatrixXd(d2.cwiseSqrt());
+  };
+  train = distances(X);
+  cross = distances(xs);
+}
+
+namespace {
+void kernel_of(const Kernel& kernel, const Eigen::MatrixXd& distance, Eigen::MatrixXd& out) {
+  out.resize(distance.rows(), distance.cols());
+  if (kernel.family() == KernelFamily::Exponential) {
+    out.array() = (distance.array() * (-1.0 / kernel.lengthscale())).exp();
+  } else {
+    out = distance.unaryExpr([&](double d) { return kernel.of_distance(d); });
+  }
+}
+}  // namespace
+
 SpectralPosterior::SpectralPosterior(const Kernel& kernel, const Points& X, const Eigen::VectorXd& y,
                                      const Points& xs) {
   require(X.rows() >= 1 && X.rows() == y.size(),
           "spectral posterior: need n ≥ 1 covariates and as many responses");
   require(xs.cols() == X.cols(), "spectral posterior: evaluation points and covariates differ in dimension");
-  const Eigen::Index n = X.rows();
-  Eigen::MatrixXd u = kernel.gram(X);
+  u_ = kernel.gram(X);
+  k_cross_ = kernel.cross(xs, X);
+  decompose(y, kernel.of_distance(0.0));
+}
+
+SpectralPosterior::SpectralPosterior(const Kernel& kernel, const PairwiseDistances& distances,
+                                     const Eigen::VectorXd& y) {
+  refit(kernel, distances, y);
+}
+
+void SpectralPosterior::refit(const Kernel& kernel, const PairwiseDistances& distances, const Eigen::VectorXd& y) {
+  require(distances.train.rows() >= 1 && distances.train.rows() == y.size(),
+          "spectral posterior: need n ≥ 1 covariates and as many responses");
+  kernel_of(kernel, distances.train, u_);
+  kernel_of(kernel, distances.cross, k_cross_);
+  decompose(y, kernel.of_distance(0.0));
+}
+
+void SpectralPosterior::decompose(const Eigen::VectorXd& y, double prior_var) {
+  const auto n = static_cast<lapack_int>(u_.rows());
   lambda_.resize(n);
-  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', static_cast<lapack_int>(n), u.data(),
-                                         static_cast<lapack_int>(n), lambda_.data());
+  // Workspace sizes of dsyevd with eigenvectors (LAPACK documentation): 1 + 6n + 2n², 3 + 5n.
+  work_.resize(1 + 6 * static_cast<Eigen::Index>(n) + 2 * static_cast<Eigen::Index>(n) * n);
+  iwork_.resize(3 + 5 * static_cast<Eigen::Index>(n));
+  const lapack_int info =
+      LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, u_.data(), n, lambda_.data(), work_.data(),
+                          static_cast<lapack_int>(work_.size()), iwork_.data(), static_cast<lapack_int>(iwork_.size()));
   if (info != 0) throw NumericalError(fmt::format("spectral posterior: LAPACKE_dsyevd failed ({})", info));
-  uty_.noalias() = u.transpose() * y;
-  a_.noalias() = kernel.cross(xs, X) * u;
-  a2_ = a_.cwiseAbs2();
-  prior_var_ = Eigen::VectorXd::Constant(xs.rows(), kernel.of_distance(0.0));
+  uty_.noalias() = u_.transpose() * y;
+  a_.resize(k_cross_.rows(), n);
+  a_.noalias() = k_cross_ * u_;
+  a2_.resize(a_.rows(), a_.cols());
+  a2_.array() = a_.array().square();
+  prior_var_.setConstant(k_cross_.rows(), prior_var);
 }
 
 Eigen::VectorXd SpectralPosterior::inverse_shifted(double r) const {
