@@ -216,8 +216,8 @@ void run_figure_2d(const std::string& target, double nsr, const ReproduceOptions
   const gx::StudyResult r = gx::run_study(spec, progress_line);
   const Grid& g = spec.grid;
   plot::Figure fig(1200, 1150, 3, 3);
-  fig.suptitle(fmt::format("2-D excursion sets, NSR = {:.2f}, |D| = 400: truth, non-private {{p_D ≥ {:.2f}}}, "
-                           "private one-path releases (ε = {:.2f} < {}, δ = {})",
+  fig.suptitle(fmt::format("NSR = {:.2f}, |D| = 400: truth, non-private {{p_D ≥ {:.2f}}}, "
+                           "private one-path (ε = {:.2f} < {}, δ = {})",
                            nsr, r.cutoff_C, r.epsilon_private, spec.epsilon_max, spec.privacy.delta));
   for (int row = 0; row < 3; ++row) {
     const auto& ex = r.examples[static_cast<std::size_t>(row)];
@@ -244,7 +244,7 @@ void run_figure_2d(const std::string& target, double nsr, const ReproduceOptions
   const std::string md = fmt::format(
       "# {} — 2-D excursion examples (NSR = {:.2f})\n\n{}\nθ* = ({:.3g}, {:.3g}, {:.3g}), θ_priv = ({:.3g}, {:.3g}, {:.3g}), "
       "ε(θ_priv) = {:.3g}, C = {:.2f}; smoothing bandwidth {} before thresholding at 0.\n\n![{}]({}.png)\n",
-      target, nsr, utility_run_header(spec, o, target), r.theta_unconstrained.ell, r.theta_unconstrained.r,
+      target, nsr, utility_run_header(r.spec, o, target), r.theta_unconstrained.ell, r.theta_unconstrained.r,
       r.theta_unconstrained.sigma, r.theta_private.ell, r.theta_private.r, r.theta_private.sigma,
       r.epsilon_private, r.cutoff_C, spec.smoothing_bandwidth, target, target);
   io::write_file_atomic((out / (target + ".md")).string(), md);
