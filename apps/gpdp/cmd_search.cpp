@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -12,8 +11,7 @@
 #include "gpdp/dataset.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/privacy_constraint.hpp"
-#include "gpdp/experiments/search.hpp"
+#include "gpdp/experiments/public_search.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/parse.hpp"
@@ -75,74 +73,54 @@ void run(const SearchOptions& o) {
   require(delta < 1.0, fmt::format("--delta must be in (0, 1), got {}", delta));
   const int dim = train.dim();
 
-  gx::SearchGrid grid = gx::default_search_grid(dim == 1 ? 1 : 2);
+  gx::PublicSearchSpec spec;
+  spec.threshold = o.threshold;
+  spec.target_epsilon = o.target_epsilon;
+  spec.privacy.n = n;
+  spec.privacy.dim = dim;
+  spec.privacy.paths = o.paths;
+  spec.privacy.delta = delta;
+  spec.privacy.conversion = privacy::parse_conversion(o.conversion);
+  spec.grid = gx::default_search_grid(dim == 1 ? 1 : 2);
   auto axis = [](std::vector<double>& v, const std::string& text, const char* flag) {
     double lo = v.front(), hi = v.back();
     int count = static_cast<int>(v.size());
     parse_range(text, flag, lo, hi, count);
     v = gx::SearchGrid::log_spaced(lo, hi, count, 1, 1, 1, 1, 1, 1).ell;
   };
-  axis(grid.ell, o.ell_range, "--ell-range");
-  axis(grid.r, o.r_range, "--r-range");
-  axis(grid.sigma, o.sigma_range, "--sigma-range");
-
-  const auto points = std::make_shared<const Points>(val.X);
-  const auto weights = std::make_shared<const Eigen::VectorXd>(
-      Eigen::VectorXd::Constant(val.n(), 1.0 / static_cast<double>(val.n())));
-  const Eigen::VectorXd truth = gx::indicator_at_least(val.y, o.threshold);
-  const gx::ExcursionObjective objective({{train.X, train.y, points, weights, truth}}, o.threshold, o.threads);
-  gx::SearchSpec spec{grid, o.refine, 3};
-  gx::HyperparameterSearch search(objective, spec, [&](const std::string& s) {
+  axis(spec.grid.ell, o.ell_range, "--ell-range");
+  axis(spec.grid.r, o.r_range, "--r-range");
+  axis(spec.grid.sigma, o.sigma_range, "--sigma-range");
+  spec.refinement_rounds = o.refine;
+  spec.threads = o.threads;
+  spec.progress = [&](const std::string& s) {
     if (!o.json) std::fprintf(stderr, "search: %s\n", s.c_str());
-  });
-  gx::ExcursionPrivacy privacy;
-  privacy.n = n;
-  privacy.dim = dim;
-  privacy.paths = o.paths;
-  privacy.delta = delta;
-  privacy.conversion = privacy::parse_conversion(o.conversion);
-  const auto free = search.run();
-  const auto constraint = privacy.constraint(o.target_epsilon);
-  const auto priv = search.run(&constraint);
+  };
+  const gx::PublicSearchResult res =
+      gx::search_public_data(train.X, train.y, val.X, gx::indicator_at_least(val.y, o.threshold), spec);
 
-  // Cutoff C of {p_D ≥ C} by validation IoU (equal weights on the validation points).
-  auto best_cutoff = [&](const gx::Theta& t) {
-    const Eigen::VectorXd z = gx::excursion_z(objective.tasks().front(), t.ell, t.r, o.threshold) / t.sigma;
-    double best_c = 0.5, best_iou = -1;
-    for (int k = 1; k <= 19; ++k) {
-      const double c = 0.05 * k;
-      Eigen::VectorXd p(z.size());
-      for (Eigen::Index i = 0; i < z.size(); ++i) p[i] = 0.5 * std::erfc(-z[i] / std::sqrt(2.0));
-      const double iou = gx::intersection_over_union(gx::indicator_at_least(p, c), truth, *weights);
-      if (iou > best_iou) {
-        best_iou = iou;
-        best_c = c;
-      }
-    }
-    return std::make_pair(best_c, best_iou);
+  auto theta_json = [](const gx::ThetaChoice& c) {
+    return nlohmann::json{{"ell", c.theta.ell}, {"r", c.theta.r}, {"sigma", c.theta.sigma},
+                          {"mean_bce", c.mean_bce}, {"epsilon", std::isfinite(c.epsilon) ? c.epsilon : -1.0},
+                          {"cutoff_C", c.cutoff_C}, {"validation_iou", c.validation_iou}};
   };
-  const auto [c_free, iou_free] = best_cutoff(free.best);
-  const auto [c_priv, iou_priv] = best_cutoff(priv.best);
-  auto theta_json = [&](const gx::SearchResult& r, double c, double iou) {
-    const double eps = privacy.epsilon(r.best);
-    return nlohmann::json{{"ell", r.best.ell}, {"r", r.best.r}, {"sigma", r.best.sigma},
-                          {"mean_bce", r.objective}, {"epsilon", std::isfinite(eps) ? eps : -1.0},
-                          {"cutoff_C", c}, {"validation_iou", iou}};
-  };
+  const auto& free = res.unconstrained;
+  const auto& priv = res.constrained;
   nlohmann::json j{{"train", train.source}, {"validation", val.source}, {"n_private", n},
                    {"dim", dim}, {"threshold", o.threshold}, {"target_epsilon", o.target_epsilon},
                    {"delta", delta}, {"paths", o.paths}, {"conversion", o.conversion},
-                   {"privacy", privacy.description()},
-                   {"unconstrained", theta_json(free, c_free, iou_free)},
-                   {"private", theta_json(priv, c_priv, iou_priv)},
-                   {"candidates", search.distinct_evaluations()}};
+                   {"privacy", spec.privacy.description()},
+                   {"unconstrained", theta_json(free)},
+                   {"private", theta_json(priv)},
+                   {"candidates", res.candidates}};
   const std::string text = fmt::format(
       "unconstrained θ* : ℓ = {:.4g}, r = {:.4g}, σ = {:.4g}  (mean BCE {:.5g}, ε = {:.4g}, C = {:.2f}, IoU {:.3f})\n"
       "private θ_priv   : ℓ = {:.4g}, r = {:.4g}, σ = {:.4g}  (mean BCE {:.5g}, ε = {:.4g} < {}, C = {:.2f}, IoU {:.3f})\n"
       "privacy: {}\nUse θ_priv for the release: gpdp release ... --ell {:.6g} --r {:.6g} --sigma {:.6g}\n",
-      free.best.ell, free.best.r, free.best.sigma, free.objective, privacy.epsilon(free.best), c_free, iou_free,
-      priv.best.ell, priv.best.r, priv.best.sigma, priv.objective, privacy.epsilon(priv.best),
-      o.target_epsilon, c_priv, iou_priv, privacy.description(), priv.best.ell, priv.best.r, priv.best.sigma);
+      free.theta.ell, free.theta.r, free.theta.sigma, free.mean_bce, free.epsilon, free.cutoff_C, free.validation_iou,
+      priv.theta.ell, priv.theta.r, priv.theta.sigma, priv.mean_bce, priv.epsilon, o.target_epsilon,
+      priv.cutoff_C, priv.validation_iou, spec.privacy.description(), priv.theta.ell, priv.theta.r,
+      priv.theta.sigma);
   if (!o.out.empty()) io::write_file_atomic(o.out, j.dump(2) + "\n");
   std::fputs(o.json ? (j.dump(2) + "\n").c_str() : text.c_str(), stdout);
 }
