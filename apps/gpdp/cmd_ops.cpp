@@ -67,6 +67,7 @@ void run(OpsCommandOptions& o) {
     fmt::print("  privacy: epsilon = {}, delta = {}{}\n", o.epsilon, summary.delta,
                ops::is_pure(method) ? "" : " (approximate DP)");
   }
+  if (o.m.validation) fmt::print("  evaluated on a validation split (20 % of the training rows), not the test rows\n");
   fmt::print("  accuracy: {:.4f} ± {:.4f} (mean ± standard error over {} repeats)\n",
              summary.accuracy_mean, summary.accuracy_se, summary.repeats);
   fmt::print("  mechanism: {}\n", summary.guarantee_basis);
@@ -118,7 +119,9 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--warmup", o->m.ops.hmc.warmup, "OPS: HMC warm-up iterations per chain")->capture_default_str();
   sub->add_option("--samples", o->m.ops.hmc.samples, "OPS: HMC iterations after warm-up per chain")->capture_default_str();
-  sub->add_option("--leapfrog", o->m.ops.hmc.leapfrog_steps, "OPS: leapfrog steps per HMC iteration")->capture_default_str();
+  sub->add_option("--leapfrog", o->m.ops.hmc.leapfrog_steps, "OPS: at most this many leapfrog steps per HMC iteration")->capture_default_str();
+  sub->add_option("--integration-time", o->m.ops.hmc.integration_time,
+                  "OPS: mean HMC integration time in whitened units (randomised +-40 %)")->capture_default_str();
   sub->add_option("--lambda", o->m.lambda, "Lambda of objpert/outpert (not privately tuned)")->capture_default_str();
   sub->add_option("--passes", o->m.dpsgld.passes, "DP-SGLD data passes T (0: max(ceil(T_min), 1))")->capture_default_str();
   sub->add_option("--tau", o->m.dpsgld.sgld.tau, "DP-SGLD minibatch size (0: floor(sqrt(N)))")->capture_default_str();
@@ -127,6 +130,9 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--hybrid-split", o->m.hybrid_split, "hybrid: fraction of epsilon spent on the OPS start")
       ->capture_default_str();
+  sub->add_flag("--validation", o->m.validation,
+                "Evaluate on a random 20 % of the TRAINING rows instead of the test rows (for choosing "
+                "--radius, --step-scale, ... without touching the test set)");
   sub->add_option("--dpsgld-estimate", o->dpsgld_estimate,
                   "DP-SGLD/hybrid prediction: average (iterate average of the 2nd half; post-processing) or last")
       ->capture_default_str();

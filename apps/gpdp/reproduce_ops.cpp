@@ -32,6 +32,7 @@ void run_target(const std::string& data, const ReproduceOptions& r) {
                                        Method::outpert};
   ops::MethodOptions m;
   m.ops.hmc.chains = 2;
+  m.ops.hmc.samples = 100;  // kept iterations serve the diagnostics only; the release is the final state
   if (r.quick) {
     m.ops.hmc.warmup = 100;
     m.ops.hmc.samples = 50;
@@ -71,9 +72,12 @@ void run_target(const std::string& data, const ReproduceOptions& r) {
   std::string md = fmt::format(
       "# Private logistic regression on {} (gpdp {})\n\n{}. Test accuracy, mean ± standard error over "
       "{} repeats{}. Seed {} (seeded experiment, not a private release). R = {}, prior sd {}, OPS "
-      "calibration 4B, Lambda = {}, DP-SGLD delta = {}, hybrid split {}.\n\n| method |",
+      "calibration 4B, HMC {} chains x ({} warm-up + {} kept) iterations, integration time {} x U(0.6, 1.4), at most {} leapfrog steps, Lambda = {}, "
+      "DP-SGLD delta = {}, hybrid split {}. Run time {:.0f} s.\n\n| method |",
       source.name, kVersion, source.description, repeats, r.quick ? " (QUICK run: reduced sizes)" : "", r.seed,
-      m.radius, m.ops.prior_sd, m.lambda, m.dpsgld.delta, m.hybrid_split);
+      m.radius, m.ops.prior_sd, m.ops.hmc.chains, m.ops.hmc.warmup, m.ops.hmc.samples, m.ops.hmc.integration_time, m.ops.hmc.leapfrog_steps,
+      m.lambda, m.dpsgld.delta, m.hybrid_split,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   for (const double e : grid) md += fmt::format(" ε={} |", e);
   md += "\n|---|";
   for (std::size_t k = 0; k < grid.size(); ++k) md += "---|";

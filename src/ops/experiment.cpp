@@ -119,7 +119,8 @@ ExperimentSummary run_experiment(const TabularSource& source, Method method, dou
         } else {
           rng = std::make_unique<SecureRng>();
         }
-        const ClassificationData data = source.prepare(*rng);
+        ClassificationData data = source.prepare(*rng);
+        if (options.validation) data = validation_split(data, 0.2, *rng);
         outcomes[static_cast<std::size_t>(k)] = run_method(data, method, epsilon, options, *rng);
         const std::lock_guard lock(mutex);
         ++done;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -73,17 +74,35 @@ struct DualAveraging {
 
 }  // namespace
 
+// Laplace approximation of the restricted target at its mode. Interior mode: the precision A.
+// Mode θ* on the sphere with inward slope λ = ‖∇log p(θ*)‖ and multiplier μ = λ/R: tangentially
+// the Lagrangian's Hessian A + μI (the sphere's curvature adds μ), radially an exponential-like
+// law of rate λ, variance ≈ 1/(nᵀ(A + μI)n + λ²). Only the metric changes: the target is the same.
+Eigen::MatrixXd boundary_metric(const TemperedPosterior& target, const TemperedPosterior::Mode& mode) {
+  Eigen::MatrixXd a = target.precision(mode.theta);
+  if (!(mode.boundary_slope > 0)) return a;
+  const Eigen::Index d = a.rows();
+  const Eigen::VectorXd n = mode.theta.normalized();
+  a.diagonal().array() += mode.boundary_slope / target.radius();
+  const double radial = n.dot(a * n) + mode.boundary_slope * mode.boundary_slope;
+  const Eigen::MatrixXd p = Eigen::MatrixXd::Identity(d, d) - n * n.transpose();
+  Eigen::MatrixXd m = p * a * p + radial * n * n.transpose();
+  return 0.5 * (m + m.transpose());
+}
+
 HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rng& rng) {
   require(options.chains >= 1, "hmc: --chains must be >= 1");
   require(options.samples >= 4, "hmc: need at least 4 kept iterations per chain");
   require(options.warmup >= 0 && options.leapfrog_steps >= 1, "hmc: invalid warm-up / leapfrog steps");
+  require(options.integration_time > 0, "hmc: integration time must be > 0");
   const Eigen::Index d = target.dim();
   const double radius = target.radius();
 
   Whitening w;
   if (options.precondition) {
-    w.mode = target.projected_mode();
-    w.llt.compute(target.precision(w.mode));
+    const TemperedPosterior::Mode mode = target.constrained_mode();
+    w.mode = mode.theta;
+    w.llt.compute(boundary_metric(target, mode));
     if (w.llt.info() != Eigen::Success) throw NumericalError("hmc: posterior precision is not positive definite");
   } else {
     w.mode = Eigen::VectorXd::Zero(d);
@@ -112,16 +131,19 @@ HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rn
     int accepted = 0;
     for (int it = 0; it < options.warmup + options.samples; ++it) {
       const bool warm = it < options.warmup;
-      // Jitter the step (±20 %) so that fixed trajectory lengths cannot resonate with the target.
-      const double step = eps * (0.8 + 0.4 * rng.uniform01());
+      // Random integration time (±40 %) so that no fixed length resonates with the target, covered
+      // by at most leapfrog_steps steps of at most the adapted ε (then jittered ±20 %).
+      const double time = options.integration_time * (0.6 + 0.8 * rng.uniform01());
+      const int steps = static_cast<int>(std::clamp(std::ceil(time / eps), 1.0, static_cast<double>(options.leapfrog_steps)));
+      const double step = std::min(time / steps, eps * (0.8 + 0.4 * rng.uniform01()));
       Eigen::VectorXd p = normals(rng, d);
       const double h0 = -logp + 0.5 * p.squaredNorm();
       Eigen::VectorXd u_new = u, g_new = grad;
       double logp_new = logp;
       p += 0.5 * step * g_new;
-      for (int l = 0; l < options.leapfrog_steps; ++l) {
+      for (int l = 0; l < steps; ++l) {
         w.reflective_drift(u_new, p, step, radius);
-        if (l + 1 < options.leapfrog_steps) {
+        if (l + 1 < steps) {
           g_new = grad_only_u(u_new);  // the value is needed only at the end of the trajectory
           p += step * g_new;
         } else {

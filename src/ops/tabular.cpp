@@ -113,9 +113,9 @@ ClassificationData prepare_tables(const io::CsvTable& train, const io::CsvTable&
   return d;
 }
 
-ClassificationData TabularSource::prepare(Rng& rng) const {
-  if (test) return prepare_tables(train, *test, spec);
-  const std::size_t n = train.rows.size();
+namespace {
+
+std::vector<std::size_t> random_permutation(std::size_t n, Rng& rng) {
   std::vector<std::size_t> perm(n);
   std::iota(perm.begin(), perm.end(), std::size_t{0});
   for (std::size_t k = n - 1; k > 0; --k) {  // Fisher–Yates
@@ -125,6 +125,39 @@ ClassificationData TabularSource::prepare(Rng& rng) const {
     while (v >= limit) v = rng.next_u64();
     std::swap(perm[k], perm[static_cast<std::size_t>(v % m)]);
   }
+  return perm;
+}
+
+}  // namespace
+
+ClassificationData validation_split(const ClassificationData& data, double fraction, Rng& rng) {
+  const auto n = static_cast<std::size_t>(data.x_train.rows());
+  const auto n_val = static_cast<std::size_t>(std::round(fraction * static_cast<double>(n)));
+  require(n_val >= 1 && n_val < n, fmt::format("validation split: cannot split {} training rows with fraction {}", n, fraction));
+  const std::vector<std::size_t> perm = random_permutation(n, rng);
+  ClassificationData v;
+  v.feature_names = data.feature_names;
+  v.x_test.resize(static_cast<Eigen::Index>(n_val), data.x_train.cols());
+  v.y_test.resize(static_cast<Eigen::Index>(n_val));
+  v.x_train.resize(static_cast<Eigen::Index>(n - n_val), data.x_train.cols());
+  v.y_train.resize(static_cast<Eigen::Index>(n - n_val));
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto src = static_cast<Eigen::Index>(perm[k]);
+    if (k < n_val) {
+      v.x_test.row(static_cast<Eigen::Index>(k)) = data.x_train.row(src);
+      v.y_test(static_cast<Eigen::Index>(k)) = data.y_train(src);
+    } else {
+      v.x_train.row(static_cast<Eigen::Index>(k - n_val)) = data.x_train.row(src);
+      v.y_train(static_cast<Eigen::Index>(k - n_val)) = data.y_train(src);
+    }
+  }
+  return v;
+}
+
+ClassificationData TabularSource::prepare(Rng& rng) const {
+  if (test) return prepare_tables(train, *test, spec);
+  const std::size_t n = train.rows.size();
+  const std::vector<std::size_t> perm = random_permutation(n, rng);
   const auto n_test = static_cast<std::size_t>(std::round(test_fraction * static_cast<double>(n)));
   require(n_test >= 1 && n_test < n, fmt::format("{}: cannot split {} rows with test fraction {}", name, n, test_fraction));
   const std::vector<std::size_t> test_rows(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(n_test));

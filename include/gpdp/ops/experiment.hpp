@@ -27,6 +27,7 @@ struct MethodOptions {
   OpsOptions ops;             // calibration, prior_sd, HMC
   DpSgldOptions dpsgld;       // δ, passes, constant, steps
   bool dpsgld_average = true;  // predict with the iterate average (post-processing) or last iterate
+  bool validation = false;     // evaluate on 20 % of the training rows (validation_split), not the test rows
 };
 
 struct RepeatOutcome {

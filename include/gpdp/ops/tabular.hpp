@@ -52,6 +52,11 @@ TabularSource adult_source(const std::string& data_dir);
 // the lexicographically larger is +1); other columns numeric → continuous, else categorical.
 TabularSource csv_source(const std::string& path, const std::string& label_column);
 
+// Hyper-parameter selection without the test set: a random `fraction` of the TRAINING rows becomes
+// the evaluation set (returned as x_test/y_test), the rest the training set; the original test
+// rows are dropped.
+ClassificationData validation_split(const ClassificationData& data, double fraction, Rng& rng);
+
 // Prepares with explicit train/test tables (exposed for tests).
 ClassificationData prepare_tables(const io::CsvTable& train, const io::CsvTable& test,
                                   const TabularSpec& spec);

@@ -24,6 +24,18 @@ class TemperedPosterior {
   Eigen::VectorXd gradient(const Eigen::VectorXd& theta) const;
   // Mode of the unconstrained smooth extension (Newton), projected onto the ball.
   Eigen::VectorXd projected_mode() const;
+
+  // Mode of the target restricted to the ball. When the unconstrained mode lies outside, the
+  // maximiser sits on the sphere with ∇log p(θ*) = μθ*, μ > 0 (KKT); then `multiplier` = μ and
+  // `boundary_slope` λ = ‖∇log p(θ*)‖ = μR (the rate at which the log density falls inward).
+  struct Mode {
+    Eigen::VectorXd theta;
+    double multiplier = 0.0;  // μ (0: interior mode)
+    double boundary_slope = 0.0;  // λ (0: interior mode)
+  };
+  // Found by Newton on −log p + μ‖θ‖²/2 with μ from a safeguarded Newton iteration on the secular
+  // equation 1/‖θ(μ)‖ = 1/R (Moré–Sorensen); relative tolerance on ‖θ‖ of 1e-6.
+  Mode constrained_mode() const;
   // −∇² log density of the smooth extension at θ (positive definite: the prior adds I/sd²).
   Eigen::MatrixXd precision(const Eigen::VectorXd& theta) const;
 
