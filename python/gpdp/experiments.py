@@ -1,5 +1,7 @@
 """Excursion-set experiments (paper §5, App. D; SPEC §5): synthetic fields, metrics, the
-vote release, ε_L(θ), and the whole privacy-utility study of one setting (excursion()).
+vote release, ε_L(θ), the whole privacy-utility study of one setting (excursion()), and, for
+your own data, privacy-constrained θ selection on public data (search_public_data()) and
+hexagon aggregation (hexbin()).
 Seeded throughout: experiments, never releases.
 """
 
@@ -7,10 +9,12 @@ from ._core.experiments import (
     excursion,
     excursion_epsilon,
     field_1d,
+    hexbin,
     integrated_bce,
     intersection_over_union,
     noise_bound_from_nsr,
     plume_2d,
+    search_public_data,
     smooth_paths,
     trapezoid_weights,
     vote_release,
@@ -20,10 +24,12 @@ __all__ = [
     "excursion",
     "excursion_epsilon",
     "field_1d",
+    "hexbin",
     "integrated_bce",
     "intersection_over_union",
     "noise_bound_from_nsr",
     "plume_2d",
+    "search_public_data",
     "smooth_paths",
     "trapezoid_weights",
     "vote_release",

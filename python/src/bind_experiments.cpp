@@ -2,11 +2,16 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
+
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "gpdp/error.hpp"
 #include "gpdp/experiments/fields.hpp"
+#include "gpdp/experiments/hexbin.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/privacy_constraint.hpp"
+#include "gpdp/experiments/public_search.hpp"
 #include "gpdp/experiments/release.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
@@ -31,6 +36,15 @@ py::dict theta_dict(const Theta& t) {
   d["ell"] = t.ell;
   d["r"] = t.r;
   d["sigma"] = t.sigma;
+  return d;
+}
+
+py::dict choice_dict(const ThetaChoice& c) {
+  py::dict d = theta_dict(c.theta);
+  d["mean_bce"] = c.mean_bce;
+  d["epsilon"] = c.epsilon;
+  d["cutoff_C"] = c.cutoff_C;
+  d["validation_iou"] = c.validation_iou;
   return d;
 }
 
@@ -176,6 +190,82 @@ void bind_experiments(py::module_& m) {
         "The privacy-utility excursion-set study of paper §5 for one setting (seeded; the same "
         "pipeline as `gpdp reproduce table1`...). Returns a dict: selected θ, ε, cutoffs, per-pair "
         "metrics, examples, and the Markdown table.");
+  m.def("search_public_data",
+        [](const py::object& train_X, const py::object& train_y, const py::object& validation_X,
+           const py::object& validation_y, long n, double target_epsilon, double delta,
+           double threshold, int paths, const std::string& conversion, int refinement_rounds,
+           int threads) {
+          const Points X = to_points(train_X, "train_X");
+          const Eigen::VectorXd y = to_vector(train_y, "train_y", X.rows());
+          const Points V = to_points(validation_X, "validation_X", static_cast<int>(X.cols()));
+          const Eigen::VectorXd v = to_vector(validation_y, "validation_y", V.rows());
+          PublicSearchSpec spec;
+          spec.threshold = threshold;
+          spec.target_epsilon = target_epsilon;
+          spec.privacy.n = n > 0 ? n : static_cast<long>(X.rows());
+          spec.privacy.dim = static_cast<int>(X.cols());
+          spec.privacy.paths = paths;
+          spec.privacy.delta = delta > 0 ? delta : std::pow(static_cast<double>(spec.privacy.n), -1.1);
+          spec.privacy.conversion = privacy::parse_conversion(conversion);
+          spec.refinement_rounds = refinement_rounds;
+          spec.threads = threads;
+          PublicSearchResult r;
+          {
+            py::gil_scoped_release release;
+            r = search_public_data(X, y, V, indicator_at_least(v, threshold), spec);
+          }
+          py::dict d;
+          d["unconstrained"] = choice_dict(r.unconstrained);
+          d["private"] = choice_dict(r.constrained);
+          d["n_private"] = spec.privacy.n;
+          d["delta"] = spec.privacy.delta;
+          d["privacy"] = spec.privacy.description();
+          d["candidates"] = r.candidates;
+          return d;
+        },
+        py::arg("train_X"), py::arg("train_y"), py::arg("validation_X"), py::arg("validation_y"),
+        py::kw_only(), py::arg("n") = 0, py::arg("target_epsilon") = 10.0, py::arg("delta") = 0.0,
+        py::arg("threshold") = 0.0, py::arg("paths") = 1, py::arg("conversion") = "mironov",
+        py::arg("refinement_rounds") = 2, py::arg("threads") = 0,
+        "Privacy-constrained θ = (ℓ, r, σ) selection on PUBLIC data (as `gpdp search`): fit on "
+        "train, score by the mean BCE at the validation points against 1{validation_y ≥ threshold}. "
+        "n: size of the PRIVATE data set (default: rows of train_X); delta default n^(-1.1). Returns "
+        "a dict with 'unconstrained' and 'private' choices (ell, r, sigma, mean_bce, epsilon, "
+        "cutoff_C, validation_iou). Neither input may be the private data.");
+  m.def("hexbin",
+        [](const py::object& xy, const py::object& values, const Box& box, double width) {
+          const Points p = to_points(xy, "xy", 2);
+          const Eigen::VectorXd v = to_vector(values, "values", p.rows());
+          require(box.dim() == 2, "hexbin: the box must be 2-D");
+          require(std::isfinite(width) && width > 0, "hexbin: width must be positive");
+          const HexLattice lattice{box, width};
+          const HexbinResult r = hexbin(p, v, lattice);
+          const auto k = static_cast<Eigen::Index>(r.cells.size());
+          Eigen::VectorXd column(k), row(k), median(k), count(k);
+          Eigen::MatrixXd centre(k, 2);
+          for (Eigen::Index i = 0; i < k; ++i) {
+            const HexCell& c = r.cells[static_cast<std::size_t>(i)];
+            column[i] = static_cast<double>(c.column);
+            row[i] = static_cast<double>(c.row);
+            centre(i, 0) = c.x;
+            centre(i, 1) = c.y;
+            median[i] = c.median;
+            count[i] = static_cast<double>(c.count);
+          }
+          py::dict d;
+          d["column"] = to_numpy(column);
+          d["row"] = to_numpy(row);
+          d["centre"] = to_numpy(centre);
+          d["unit"] = to_numpy(unit_square_coordinates(centre, box));
+          d["median"] = to_numpy(median);
+          d["count"] = to_numpy(count);
+          d["dropped_outside"] = r.dropped_outside;
+          return d;
+        },
+        py::arg("xy"), py::arg("values"), py::kw_only(), py::arg("box"), py::arg("width"),
+        "Median of `values` per hexagon of width `width` over the DECLARED box (as `gpdp hexbin`): "
+        "dict of column, row, centre (k x 2), unit (centres scaled to [0,1]^2 by the box's longer "
+        "side), median, count, dropped_outside. The lattice depends on box and width only.");
 }
 
 }  // namespace gpdp::python

@@ -83,3 +83,45 @@ def test_calibrate_matches_cli(cli):
     c = gpdp.privacy.calibrate(mech, solve="r", epsilon=1.0, delta=1e-5, draws=2)
     assert c.value == j["value"] and c.achieved.epsilon == j["epsilon"]
     assert c.achieved.epsilon <= 1.0
+
+
+def test_search_public_data_matches_cli(cli, tmp_path, data_1d):
+    X, y = data_1d
+    train = write_csv(tmp_path / "train.csv", ["x1", "y"], zip(X[::2], y[::2]))
+    val = write_csv(tmp_path / "val.csv", ["x1", "y"], zip(X[1::2], y[1::2]))
+    proc = cli("search", "--data", train, "--validation", val, "--n", 200, "--target-epsilon", 5,
+               "--refine", 1, "--json")
+    j = json.loads(proc.stdout)
+    r = gpdp.experiments.search_public_data(X[::2, None], y[::2], X[1::2, None], y[1::2], n=200,
+                                            target_epsilon=5.0, refinement_rounds=1)
+    for side in ("unconstrained", "private"):
+        for key in ("ell", "r", "sigma", "mean_bce", "cutoff_C", "validation_iou"):
+            assert r[side][key] == j[side][key], (side, key)
+    assert r["private"]["epsilon"] == j["private"]["epsilon"] < 5.0
+    assert r["delta"] == j["delta"] == pytest.approx(200 ** -1.1)
+    with pytest.raises(gpdp.InputError):
+        gpdp.experiments.search_public_data(X[:, None], 2 * y, X[:, None], y)
+
+
+def test_hexbin_matches_cli(cli, tmp_path):
+    rng = np.random.default_rng(5)
+    xy = rng.uniform([0, 0], [10, 6], (500, 2))
+    value = np.sin(xy[:, 0]) + xy[:, 1]
+    data = write_csv(tmp_path / "pts.csv", ["x", "y", "v"], np.column_stack([xy, value]))
+    out = tmp_path / "hex.csv"
+    cli("hexbin", "--data", data, "--x", "x", "--y", "y", "--value", "v", "--box", "0:10,0:6",
+        "--cell-width", 1.5, "--out", out)
+    header, table = read_csv(out)
+    h = gpdp.experiments.hexbin(xy, value, box=gpdp.Box.parse("0:10,0:6"), width=1.5)
+    col = {name: table[:, i] for i, name in enumerate(header)}
+    np.testing.assert_array_equal(h["column"], col["column"])
+    np.testing.assert_array_equal(h["row"], col["row"])
+    np.testing.assert_array_equal(h["median"], col["median"])
+    np.testing.assert_array_equal(h["count"], col["count"])
+    np.testing.assert_array_equal(h["unit"][:, 0], col["u"])
+    assert h["count"].sum() + h["dropped_outside"] == 500
+    # Each point's own hexagon: the nearest centre (spot check against brute force).
+    i = int(np.argmax(h["count"]))
+    centres = h["centre"]
+    members = [p for p in xy if np.argmin(((centres - p) ** 2).sum(1)) == i]
+    assert len(members) == h["count"][i]
