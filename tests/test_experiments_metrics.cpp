@@ -13,7 +13,7 @@
 namespace gx = gpdp::experiments;
 using Eigen::VectorXd;
 
-TEST(TrapezoidWeights, OneDimensionHalvesTheEnds) {
+TEST(ExperimentsTrapezoidWeights, OneDimensionHalvesTheEnds) {
   const VectorXd w = gx::trapezoid_weights(gpdp::Grid::parse("0:1:5"));
   ASSERT_EQ(w.size(), 5);
   EXPECT_DOUBLE_EQ(w[0], 0.125);
@@ -22,7 +22,7 @@ TEST(TrapezoidWeights, OneDimensionHalvesTheEnds) {
   EXPECT_NEAR(w.sum(), 1.0, 1e-15);
 }
 
-TEST(TrapezoidWeights, TwoDimensionsIsTheTensorProductFirstAxisFastest) {
+TEST(ExperimentsTrapezoidWeights, TwoDimensionsIsTheTensorProductFirstAxisFastest) {
   // x-axis 0:1:3 (h = 0.5), y-axis 0:2:3 (h = 1): weights (.25,.5,.25) x (.5,1,.5).
   const VectorXd w = gx::trapezoid_weights(gpdp::Grid::parse("0:1:3,0:2:3"));
   ASSERT_EQ(w.size(), 9);
@@ -33,7 +33,7 @@ TEST(TrapezoidWeights, TwoDimensionsIsTheTensorProductFirstAxisFastest) {
   EXPECT_NEAR(w.sum(), 2.0, 1e-15);    // area of [0,1] x [0,2]
 }
 
-TEST(LogNormalCdf, MatchesKnownValuesAndTheFarTail) {
+TEST(ExperimentsLogNormalCdf, MatchesKnownValuesAndTheFarTail) {
   EXPECT_NEAR(gx::log_normal_cdf(0.0), std::log(0.5), 1e-15);
   EXPECT_NEAR(gx::log_normal_cdf(1.0), std::log(0.8413447460685429), 1e-14);
   // log Φ(−40) = −800 − log 40 − ½ log 2π + log(1 − 1/1600 + 3/40⁴ − …) = −804.60844201...
@@ -42,7 +42,7 @@ TEST(LogNormalCdf, MatchesKnownValuesAndTheFarTail) {
   EXPECT_NEAR(gx::log_normal_cdf(-30.0 + 1e-9), gx::log_normal_cdf(-30.0 - 1e-9), 1e-7);
 }
 
-TEST(IntegratedBce, HandComputedOnFivePoints) {
+TEST(ExperimentsIntegratedBce, HandComputedOnFivePoints) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:5");
   const VectorXd w = gx::trapezoid_weights(grid);
   VectorXd truth(5), p(5);
@@ -55,14 +55,14 @@ TEST(IntegratedBce, HandComputedOnFivePoints) {
   EXPECT_NEAR(gx::integrated_bce_from_z(VectorXd::Zero(5), truth, w), std::log(2.0), 1e-14);
 }
 
-TEST(IntegratedBce, StaysFiniteWhenProbabilityUnderflows) {
+TEST(ExperimentsIntegratedBce, StaysFiniteWhenProbabilityUnderflows) {
   const VectorXd w = VectorXd::Constant(1, 1.0);
   const VectorXd truth = VectorXd::Constant(1, 1.0);
   // p = Φ(−40) underflows nothing in log space: −log p = 804.608...
   EXPECT_NEAR(gx::integrated_bce_from_z(VectorXd::Constant(1, -40.0), truth, w), 804.6084420137538, 1e-9);
 }
 
-TEST(IntersectionOverUnion, HandComputed) {
+TEST(ExperimentsIntersectionOverUnion, HandComputed) {
   const VectorXd w = gx::trapezoid_weights(gpdp::Grid::parse("0:1:5"));
   VectorXd a(5), b(5);
   a << 1, 1, 0, 0, 0;
@@ -74,7 +74,7 @@ TEST(IntersectionOverUnion, HandComputed) {
   EXPECT_DOUBLE_EQ(gx::intersection_over_union(a, VectorXd::Ones(5) - a, w), 0.0);
 }
 
-TEST(EffectiveDimension, TwoPointExponentialKernelByEigenvalues) {
+TEST(ExperimentsEffectiveDimension, TwoPointExponentialKernelByEigenvalues) {
   // K = [[1, a], [a, 1]], a = exp(−0.3/ℓ); eigenvalues 1 ± a, so
   // d_eff = tr(K (K + r² I)⁻¹) = (1+a)/(1+a+r²) + (1−a)/(1−a+r²).
   const double ell = 0.5, r = 0.7;
@@ -86,7 +86,7 @@ TEST(EffectiveDimension, TwoPointExponentialKernelByEigenvalues) {
   EXPECT_NEAR(post.effective_dimension(), expected, 1e-12);
 }
 
-TEST(VoteRelease, CountsVotesAgainstTheCutoff) {
+TEST(ExperimentsVoteRelease, CountsVotesAgainstTheCutoff) {
   Eigen::MatrixXd paths(3, 4);
   paths << 0.5, 0.1, -0.2, 0.0,   // 3 of 4 paths ≥ 0 (0.0 counts)
       -1.0, -0.1, 0.3, -0.5,      // 1 of 4
@@ -101,7 +101,7 @@ TEST(VoteRelease, CountsVotesAgainstTheCutoff) {
   EXPECT_THROW(gx::vote_release(paths, 0.0, 0.0), gpdp::InputError);
 }
 
-TEST(VoteRelease, ReleaseBOfADrawsBatchUsesItsOwnColumns) {
+TEST(ExperimentsVoteRelease, ReleaseBOfADrawsBatchUsesItsOwnColumns) {
   gpdp::Draws draws;
   draws.values.resize(2, 4);
   draws.values << 1, 1, -1, -1,
@@ -121,7 +121,7 @@ concept ReleasableFrom = requires(const T& x) { gx::vote_release(x, 0.0, 1.0); }
 static_assert(ReleasableFrom<Eigen::MatrixXd>);
 static_assert(!ReleasableFrom<gpdp::Posterior>);
 
-TEST(SmoothPaths, KeepsConstantsAndSpreadsAPointSymmetrically) {
+TEST(ExperimentsSmoothPaths, KeepsConstantsAndSpreadsAPointSymmetrically) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:21,0:1:21");
   Eigen::MatrixXd paths = Eigen::MatrixXd::Constant(grid.size(), 2, 3.0);
   paths(10 + 21 * 10, 1) = 4.0;  // a bump at the centre of path 2
@@ -136,7 +136,7 @@ TEST(SmoothPaths, KeepsConstantsAndSpreadsAPointSymmetrically) {
   EXPECT_EQ(gx::smooth_paths(paths, grid, 0.0), paths);
 }
 
-TEST(Generators, OneDimensionalFieldRespectsTheResponseBound) {
+TEST(ExperimentsGenerators, OneDimensionalFieldRespectsTheResponseBound) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:800");
   for (const double nsr : {0.11, 0.43, 1.0, 1.5}) {
     gpdp::SeededRng rng(7);
@@ -151,7 +151,7 @@ TEST(Generators, OneDimensionalFieldRespectsTheResponseBound) {
   }
 }
 
-TEST(Generators, NoiselessFieldIsTheGridFieldAtTheCovariates) {
+TEST(ExperimentsGenerators, NoiselessFieldIsTheGridFieldAtTheCovariates) {
   // NSR = 0: y = f*(x). The OU draw is continuous, so on an 800-point grid the value at a covariate
   // is close to the nearest grid value (|Δf| ~ √(2h/ℓ) ≈ 0.05 at one grid step; allow 0.2).
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:800");
@@ -164,7 +164,7 @@ TEST(Generators, NoiselessFieldIsTheGridFieldAtTheCovariates) {
   }
 }
 
-TEST(Generators, SeededAndReproducible) {
+TEST(ExperimentsGenerators, SeededAndReproducible) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:50,0:1:50");
   gpdp::SeededRng a(11), b(11), c(12);
   const auto pa = gx::generate_plume_2d({}, grid, a);
@@ -175,7 +175,7 @@ TEST(Generators, SeededAndReproducible) {
   EXPECT_NE(pa.y, pc.y);
 }
 
-TEST(Generators, PlumeFieldIsRescaledAndBounded) {
+TEST(ExperimentsGenerators, PlumeFieldIsRescaledAndBounded) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:60,0:1:60");
   gpdp::SeededRng rng(5);
   gx::Plume2dSpec spec;

@@ -61,7 +61,7 @@ std::string csv(const gpdp::Points& X, const Eigen::VectorXd& y) {
 
 }  // namespace
 
-TEST(PublicSearch, PrivateChoiceIsFeasibleAndCutoffIsTheIouArgmax) {
+TEST(ExperimentsPublicSearch, PrivateChoiceIsFeasibleAndCutoffIsTheIouArgmax) {
   const PublicData d = make_public_data();
   const auto spec = small_spec(10.0);
   const auto truth = gx::indicator_at_least(d.val_y, 0.0);
@@ -87,7 +87,7 @@ TEST(PublicSearch, PrivateChoiceIsFeasibleAndCutoffIsTheIouArgmax) {
   }
 }
 
-TEST(PublicSearch, RefusesMalformedInput) {
+TEST(ExperimentsPublicSearch, RefusesMalformedInput) {
   const PublicData d = make_public_data();
   const auto truth = gx::indicator_at_least(d.val_y, 0.0);
   const auto spec = small_spec(10.0);
@@ -107,7 +107,7 @@ TEST(PublicSearch, RefusesMalformedInput) {
                gpdp::InputError);
 }
 
-TEST(SearchCli, JsonAgreesWithTheLibraryAndRefusesBadInput) {
+TEST(ExperimentsSearchCli, JsonAgreesWithTheLibraryAndRefusesBadInput) {
   const PublicData d = make_public_data();
   const gpdp::test::TempDir dir;
   gpdp::test::write_text(dir.file("train.csv"), csv(d.train_X, d.train_y));

@@ -40,7 +40,7 @@ bool same(const gx::Theta& a, const gx::Theta& b) {
 }
 }  // namespace
 
-TEST(ExcursionObjective, MatchesADirectComputationPerTheta) {
+TEST(ExperimentsExcursionObjective, MatchesADirectComputationPerTheta) {
   const auto tasks = small_population(1);
   const gx::ExcursionObjective objective(tasks, 0.0, 2);
   const std::vector<gx::Theta> thetas{{0.5, 0.3, 1.0}, {0.5, 0.3, 2.0}, {2.0, 1.0, 0.5}};
@@ -57,7 +57,7 @@ TEST(ExcursionObjective, MatchesADirectComputationPerTheta) {
   }
 }
 
-TEST(HyperparameterSearch, WithoutRefinementReturnsTheGridArgmin) {
+TEST(ExperimentsHyperparameterSearch, WithoutRefinementReturnsTheGridArgmin) {
   const gx::ExcursionObjective objective(small_population(2), 0.0, 2);
   const auto spec = small_spec(0);
   gx::HyperparameterSearch search(objective, spec);
@@ -73,14 +73,14 @@ TEST(HyperparameterSearch, WithoutRefinementReturnsTheGridArgmin) {
   EXPECT_NEAR(result.objective, means[k], 1e-12);
 }
 
-TEST(HyperparameterSearch, RefinementNeverWorsensTheObjective) {
+TEST(ExperimentsHyperparameterSearch, RefinementNeverWorsensTheObjective) {
   const gx::ExcursionObjective objective(small_population(3), 0.0, 2);
   gx::HyperparameterSearch coarse(objective, small_spec(0));
   gx::HyperparameterSearch refined(objective, small_spec(2));
   EXPECT_LE(refined.run().objective, coarse.run().objective);
 }
 
-TEST(HyperparameterSearch, DeterministicUnderASeedAndAnyThreadCount) {
+TEST(ExperimentsHyperparameterSearch, DeterministicUnderASeedAndAnyThreadCount) {
   const gx::ExcursionObjective one(small_population(4), 0.0, 1);
   const gx::ExcursionObjective two(small_population(4), 0.0, 2);
   gx::HyperparameterSearch a(one, small_spec(2));
@@ -92,7 +92,7 @@ TEST(HyperparameterSearch, DeterministicUnderASeedAndAnyThreadCount) {
   EXPECT_EQ(ra.candidates_evaluated, rb.candidates_evaluated);
 }
 
-TEST(HyperparameterSearch, ConstrainedSearchNeverReturnsAnInfeasibleTheta) {
+TEST(ExperimentsHyperparameterSearch, ConstrainedSearchNeverReturnsAnInfeasibleTheta) {
   const gx::ExcursionObjective objective(small_population(5, 0.11), 0.0, 2);
   gx::HyperparameterSearch search(objective, small_spec(2));
   const auto free = search.run();
@@ -115,7 +115,7 @@ TEST(HyperparameterSearch, ConstrainedSearchNeverReturnsAnInfeasibleTheta) {
   }
 }
 
-TEST(HyperparameterSearch, ConstraintIsStrictAndRefinementStaysFeasible) {
+TEST(ExperimentsHyperparameterSearch, ConstraintIsStrictAndRefinementStaysFeasible) {
   // A synthetic constraint with a sharp boundary at r = 2: ε(θ) = 20 / r, ε₀ = 10, so r = 2 itself
   // (ε = 10) is infeasible (ε < ε₀ is strict) and refinement proposals below r = 2 must be dropped.
   const gx::ExcursionObjective objective(small_population(6, 0.11), 0.0, 2);

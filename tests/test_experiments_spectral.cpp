@@ -22,7 +22,7 @@ gx::ExcursionPair plume_pair(std::uint64_t seed, long n, const gpdp::Grid& grid)
 }
 }  // namespace
 
-TEST(SpectralPosterior, OnePointByHand) {
+TEST(ExperimentsSpectralPosterior, OnePointByHand) {
   // n = 1, K = [1]: μ(x) = k(x, x₁) y / (1 + r²), k_D(x, x) = 1 − k(x, x₁)² / (1 + r²).
   gpdp::Points X(1, 2);
   X << 0.2, 0.3;
@@ -42,7 +42,7 @@ TEST(SpectralPosterior, OnePointByHand) {
   EXPECT_NEAR(post.excursion_z(r, 0.1)[0], (0.64 - 0.1) / std::sqrt(0.2), 1e-14);
 }
 
-TEST(SpectralPosterior, MatchesTheCholeskyPosteriorIn2d) {
+TEST(ExperimentsSpectralPosterior, MatchesTheCholeskyPosteriorIn2d) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:12,0:1:10");
   const auto pair = plume_pair(7, 60, grid);
   const gpdp::Points xs = grid.points();
@@ -61,7 +61,7 @@ TEST(SpectralPosterior, MatchesTheCholeskyPosteriorIn2d) {
   }
 }
 
-TEST(SpectralPosterior, SharedDistancesServeOtherKernels) {
+TEST(ExperimentsSpectralPosterior, SharedDistancesServeOtherKernels) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:9,0:1:9");
   const auto pair = plume_pair(11, 30, grid);
   const gpdp::Points xs = grid.points();
@@ -74,7 +74,7 @@ TEST(SpectralPosterior, SharedDistancesServeOtherKernels) {
   }
 }
 
-TEST(SpectralPosterior, MatchesTheMarkovPosteriorIn1d) {
+TEST(ExperimentsSpectralPosterior, MatchesTheMarkovPosteriorIn1d) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:150");
   gpdp::SeededRng rng(3);
   const auto pair = gx::generate_field_1d({40, 0.43, 1.0}, grid, rng);
@@ -89,7 +89,7 @@ TEST(SpectralPosterior, MatchesTheMarkovPosteriorIn1d) {
   }
 }
 
-TEST(SpectralPosterior, RejectsNonPositiveRidge) {
+TEST(ExperimentsSpectralPosterior, RejectsNonPositiveRidge) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:5,0:1:5");
   const auto pair = plume_pair(1, 10, grid);
   const gx::SpectralPosterior post(gpdp::Kernel::exponential(0.5), pair.X, pair.y, grid.points());
@@ -97,7 +97,7 @@ TEST(SpectralPosterior, RejectsNonPositiveRidge) {
   EXPECT_THROW(post.variance(-1.0), gpdp::Error);
 }
 
-TEST(ExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
+TEST(ExperimentsExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:15,0:1:15");
   auto points = std::make_shared<const gpdp::Points>(grid.points());
   auto weights = std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid));

@@ -22,7 +22,7 @@ gx::StudySpec tiny(int threads) {
 }
 }  // namespace
 
-TEST(UtilityStudy, DeterministicForAnyThreadCountAndFeasible) {
+TEST(ExperimentsUtilityStudy, DeterministicForAnyThreadCountAndFeasible) {
   const auto a = gx::run_study(tiny(1));
   const auto b = gx::run_study(tiny(2));
   ASSERT_EQ(a.pairs.size(), 6u);
@@ -49,7 +49,7 @@ TEST(UtilityStudy, DeterministicForAnyThreadCountAndFeasible) {
   EXPECT_NE(md.find("| tiny |"), std::string::npos);
 }
 
-TEST(UtilityStudy, Quartiles) {
+TEST(ExperimentsUtilityStudy, Quartiles) {
   const auto q = gx::quartiles({4, 1, 3, 2, 5});
   EXPECT_DOUBLE_EQ(q.median, 3);
   EXPECT_DOUBLE_EQ(q.q1, 2);

@@ -6,7 +6,7 @@
 
 namespace gx = gpdp::experiments;
 
-TEST(Table1Reduced, NoisierSettingsCostLessPrivacyAndUtility) {
+TEST(ExperimentsTable1Reduced, NoisierSettingsCostLessPrivacyAndUtility) {
   std::vector<gx::StudyResult> r;
   for (const double nsr : {0.11, 1.5}) {
     gx::StudySpec s;
