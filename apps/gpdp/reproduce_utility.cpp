@@ -177,7 +177,8 @@ void run_table(const std::string& target, const ReproduceOptions& o) {
                                  {"validation", r.seconds_validation}, {"release", r.seconds_release}}}});
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::string column = target == "table3" ? "|D| (NSR = 1)" : (target == "table4" ? "NSR (2-D, |D| = 400)" : "NSR (|D| = 100)");
+  // No "|" in the header cell: it would split the Markdown column.
+  const std::string column = target == "table3" ? "size n (NSR = 1)" : (target == "table4" ? "NSR (2-D, n = 400)" : "NSR (n = 100)");
   std::string md = fmt::format("# {} — privacy vs utility, excursion sets\n\n{}\nWall time: {:.1f} s.\n\n"
                                "## gpdp (median [IQR] over pairs)\n\n{}\n## Paper\n\n{}",
                                target, header, seconds, gx::utility_table_markdown(results, column),
