@@ -56,6 +56,27 @@ TEST(OpsData, AdultOfficialSplit) {
   EXPECT_GT(d.x_train.cols(), 100);
 }
 
+// --validation: 20 % of the training rows become the evaluation set; the test rows are not used.
+TEST(OpsData, ValidationSplitUsesTrainingRowsOnly) {
+  const auto src = gpdp::ops::abalone_source(data_dir());
+  gpdp::SeededRng rng(1);
+  const auto d = src.prepare(rng);
+  gpdp::SeededRng rng_v(2);
+  const auto v = gpdp::ops::validation_split(d, 0.2, rng_v);
+  ASSERT_EQ(v.x_test.rows(), 668);  // round(0.2 · 3342)
+  ASSERT_EQ(v.x_train.rows(), 3342 - 668);
+  // Every row of the new sets is a training row (matched exactly), none is a test row.
+  auto is_row_of = [](const Eigen::RowVectorXd& r, const Eigen::MatrixXd& m) {
+    for (Eigen::Index i = 0; i < m.rows(); ++i) if (m.row(i) == r) return true;
+    return false;
+  };
+  for (Eigen::Index i = 0; i < v.x_test.rows(); i += 37) {
+    EXPECT_TRUE(is_row_of(v.x_test.row(i), d.x_train));
+    EXPECT_FALSE(is_row_of(v.x_test.row(i), d.x_test));
+  }
+  EXPECT_DOUBLE_EQ(v.y_train.sum() + v.y_test.sum(), d.y_train.sum());
+}
+
 // Standardisation uses training statistics only: the test rows see the training mean.
 TEST(OpsData, StandardisationUsesTrainStatistics) {
   gpdp::test::TempDir tmp;

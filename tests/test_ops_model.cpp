@@ -121,3 +121,33 @@ TEST(OpsModel, TemperedGradientMatchesLogDensityGradient) {
 }
 
 }  // namespace
+
+namespace {
+
+// The restricted mode used for the HMC metric satisfies the KKT conditions of max log p on the
+// ball: on the sphere with ∇log p(θ*) = μθ* (μ > 0) when the unconstrained mode is outside, and
+// unchanged (μ = 0) when it is inside.
+TEST(OpsModel, ConstrainedModeSatisfiesKkt) {
+  gpdp::SeededRng rng(14);
+  Eigen::MatrixXd x;
+  Eigen::VectorXd y;
+  one_hot_rows(400, 3, 4, rng, x, y);
+  for (Eigen::Index i = 0; i < y.size(); ++i) y(i) = x(i, 1) > 0 ? 1.0 : -1.0;  // separable by θ_1
+  const LogisticModel model(x, y, 1.0);
+  const gpdp::ops::TemperedPosterior hot(model, 1.0, 10.0);  // unconstrained mode far outside
+  const auto m = hot.constrained_mode();
+  EXPECT_NEAR(m.theta.norm(), 1.0, 1e-9);
+  EXPECT_GT(m.multiplier, 0.0);
+  Eigen::VectorXd g;
+  hot.log_density(m.theta, &g);
+  EXPECT_LT((g - m.multiplier * m.theta).norm(), 1e-4 * g.norm());
+  EXPECT_NEAR(m.boundary_slope, g.norm(), 1e-4 * g.norm());
+  const gpdp::ops::TemperedPosterior cold(model, 0.001, 0.1);  // mode well inside
+  const auto c = cold.constrained_mode();
+  EXPECT_LT(c.theta.norm(), 1.0);
+  EXPECT_EQ(c.multiplier, 0.0);
+  cold.log_density(c.theta, &g);
+  EXPECT_LT(g.norm(), 1e-6);
+}
+
+}  // namespace
