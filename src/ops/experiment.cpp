@@ -3,18 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <memory>
 #include <mutex>
 #include <numeric>
 #include <limits>
-#include <thread>
 
 #include "gpdp/error.hpp"
 #include "gpdp/ops/erm.hpp"
 #include "gpdp/ops/logistic.hpp"
+#include "gpdp/parallel.hpp"
 
 namespace gpdp::ops {
 
@@ -104,39 +102,23 @@ ExperimentSummary run_experiment(const TabularSource& source, Method method, dou
   require(repeats >= 1, fmt::format("--repeats must be >= 1, got {}", repeats));
   require(method == Method::nonprivate || (std::isfinite(epsilon) && epsilon > 0),
           fmt::format("--epsilon must be > 0, got {}", epsilon));
-  const int workers = std::clamp(threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()), 1, repeats);
   std::vector<RepeatOutcome> outcomes(static_cast<std::size_t>(repeats));
-  std::atomic<int> next{0};
   int done = 0;
   std::mutex mutex;
-  std::exception_ptr failure;
-  auto work = [&] {
-    for (int k = next++; k < repeats; k = next++) {
-      try {
-        std::unique_ptr<Rng> rng;
-        if (seed) {
-          rng = std::make_unique<SeededRng>(SeededRng(*seed).split(static_cast<std::uint64_t>(k)));
-        } else {
-          rng = std::make_unique<SecureRng>();
-        }
-        ClassificationData data = source.prepare(*rng);
-        if (options.validation) data = validation_split(data, 0.2, *rng);
-        outcomes[static_cast<std::size_t>(k)] = run_method(data, method, epsilon, options, *rng);
-        const std::lock_guard lock(mutex);
-        ++done;
-        if (progress) progress(done, repeats);
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = repeats;
-      }
+  parallel_for(repeats, threads, [&](long k) {
+    std::unique_ptr<Rng> rng;
+    if (seed) {
+      rng = std::make_unique<SeededRng>(SeededRng(*seed).split(static_cast<std::uint64_t>(k)));
+    } else {
+      rng = std::make_unique<SecureRng>();
     }
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+    ClassificationData data = source.prepare(*rng);
+    if (options.validation) data = validation_split(data, 0.2, *rng);
+    outcomes[static_cast<std::size_t>(k)] = run_method(data, method, epsilon, options, *rng);
+    const std::lock_guard lock(mutex);
+    ++done;
+    if (progress) progress(done, repeats);
+  });
 
   ExperimentSummary s;
   s.method = method;
