@@ -17,6 +17,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/hexbin.hpp"
 #include "gpdp/experiments/metrics.hpp"
+#include "gpdp/experiments/public_search.hpp"
 #include "gpdp/experiments/release.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
@@ -324,48 +325,40 @@ void run_fig4_lucas(const ReproduceOptions& o) {
   std::fprintf(stderr, "reproduce: fig4-lucas: %ld / %ld / %ld hexagons (1993-96 train, 1997 validation, 1998 private)\n",
                static_cast<long>(train.uv.rows()), static_cast<long>(val.uv.rows()), n);
 
-  // θ and C on the public years.
-  const auto points = std::make_shared<const Points>(val.uv);
-  const auto weights = std::make_shared<const Eigen::VectorXd>(
-      Eigen::VectorXd::Constant(val.uv.rows(), 1.0 / static_cast<double>(val.uv.rows())));
-  const Eigen::VectorXd truth = gx::indicator_at_least(val.raw, 1e-300);  // raw > 0
-  const gx::ExcursionObjective objective({{train.uv, train.y, points, weights, truth}}, 0.0, o.threads);
-  gx::SearchSpec spec{gx::default_search_grid(2), o.quick ? 1 : 2, 3};
-  gx::HyperparameterSearch search(objective, spec, [](const std::string& s) { progress_line(s); });
-  gx::ExcursionPrivacy privacy;
-  privacy.n = n;
-  privacy.dim = 2;
-  privacy.delta = delta;
-  privacy.conversion = privacy::parse_conversion(o.conversion);
-  const auto free = search.run();
-  const auto constraint = privacy.constraint(10.0);
-  const auto best_priv = search.run(&constraint);
-  const Eigen::VectorXd zv = gx::excursion_z(objective.tasks().front(), free.best.ell, free.best.r, 0.0) / free.best.sigma;
-  double C = 0.5, best_iou = -1;
-  for (int k = 1; k <= 19; ++k) {
-    Eigen::VectorXd p(zv.size());
-    for (Eigen::Index i = 0; i < zv.size(); ++i) p[i] = 0.5 * std::erfc(-zv[i] / std::sqrt(2.0));
-    const double iou = gx::intersection_over_union(gx::indicator_at_least(p, 0.05 * k), truth, *weights);
-    if (iou > best_iou) {
-      best_iou = iou;
-      C = 0.05 * k;
-    }
-  }
+  // θ and C on the public years (the same selection as `gpdp search`).
+  gx::PublicSearchSpec spec;
+  spec.threshold = 0.0;
+  spec.target_epsilon = 10.0;
+  spec.privacy.n = n;
+  spec.privacy.dim = 2;
+  spec.privacy.delta = delta;
+  spec.privacy.conversion = privacy::parse_conversion(o.conversion);
+  spec.grid = gx::default_search_grid(2);
+  spec.refinement_rounds = o.quick ? 1 : 2;
+  spec.threads = o.threads;
+  spec.progress = [](const std::string& s) { progress_line(s); };
+  const gx::PublicSearchResult chosen = gx::search_public_data(
+      train.uv, train.y, val.uv, gx::indicator_at_least(val.raw, 1e-300) /* raw > 0 */, spec);
+  const gx::Theta& theta_free = chosen.unconstrained.theta;
+  const gx::Theta& theta_priv = chosen.constrained.theta;
+  const double C = chosen.unconstrained.cutoff_C;
+  const double best_iou = chosen.unconstrained.validation_iou;
+  const gx::ExcursionPrivacy& privacy = spec.privacy;
 
   // Non-private boundary and three private one-path boundaries on the 1998 data.
   const double aspect = 35.0 / 55.0;
   const Grid grid({{0.0, 1.0, o.quick ? 40 : 64}, {0.0, aspect, o.quick ? 26 : 41}});
   const Grid km({{0.0, 55.0, grid.axes()[0].count}, {0.0, 35.0, grid.axes()[1].count}});
-  const Posterior post_free(Kernel::exponential(free.best.ell), priv.uv, priv.y, {free.best.r, free.best.sigma});
+  const Posterior post_free(Kernel::exponential(theta_free.ell), priv.uv, priv.y, {theta_free.r, theta_free.sigma});
   const Eigen::VectorXd p = post_free.excursion_probability(grid.points(), 0.0);
-  const Posterior post_priv(Kernel::exponential(best_priv.best.ell), priv.uv, priv.y,
-                            {best_priv.best.r, best_priv.best.sigma});
+  const Posterior post_priv(Kernel::exponential(theta_priv.ell), priv.uv, priv.y,
+                            {theta_priv.r, theta_priv.sigma});
   SeededRng rng(o.seed);
   const Draws draws = sample(post_priv, grid, 3, rng);
   // Fixed Gaussian smoothing of the released paths before thresholding (post-processing, App. D.1).
   const double bandwidth = 0.02;  // in unit coordinates: 1.1 km
   const Eigen::MatrixXd paths = gx::smooth_paths(draws.values, grid, bandwidth);
-  const double eps = privacy.epsilon(best_priv.best);
+  const double eps = chosen.constrained.epsilon;
 
   plot::Figure fig(1000, 720);
   auto& ax = fig.panel();
@@ -403,8 +396,8 @@ void run_fig4_lucas(const ReproduceOptions& o) {
       "(bandwidth {} in unit coordinates) before thresholding at 0 (post-processing). Privacy: {}.\n\n"
       "![fig4-lucas](fig4-lucas.png)\n",
       kVersion, o.seed, o.conversion, path.string(), clip, train.uv.rows(), val.uv.rows(), n, delta,
-      free.best.ell, free.best.r, free.best.sigma, free.objective, privacy.epsilon(free.best),
-      best_priv.best.ell, best_priv.best.r, best_priv.best.sigma, best_priv.objective, eps, C, best_iou,
+      theta_free.ell, theta_free.r, theta_free.sigma, chosen.unconstrained.mean_bce, chosen.unconstrained.epsilon,
+      theta_priv.ell, theta_priv.r, theta_priv.sigma, chosen.constrained.mean_bce, eps, C, best_iou,
       bandwidth, privacy.description());
   io::write_file_atomic((out / "fig4-lucas.md").string(), md);
   std::fputs(md.c_str(), stdout);

@@ -12,7 +12,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/parallel.hpp"
+#include "gpdp/parallel.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/posterior.hpp"
 

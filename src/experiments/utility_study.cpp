@@ -9,7 +9,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/parallel.hpp"
+#include "gpdp/parallel.hpp"
 #include "gpdp/experiments/release.hpp"
 #include "gpdp/posterior.hpp"
 
