@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <limits>
 #include <optional>
 #include <set>
 #include <utility>
@@ -22,13 +21,7 @@ Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, dou
   const Posterior posterior(Kernel::exponential(ell), task.X, task.y, Hyperparameters{r, 1.0});
   const Eigen::VectorXd mu = posterior.mean(*task.eval_points);
   const Eigen::VectorXd kd = posterior.variance(*task.eval_points);  // σ = 1: k_D(x, x)
-  Eigen::VectorXd z(mu.size());
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  for (Eigen::Index i = 0; i < mu.size(); ++i) {
-    const double d = mu[i] - threshold;
-    z[i] = kd[i] > 0.0 ? d / std::sqrt(kd[i]) : (d >= 0.0 ? inf : -inf);
-  }
-  return z;
+  return standardised_excess(mu, kd, threshold);
 }
 
 ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads,

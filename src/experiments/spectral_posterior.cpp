@@ -4,9 +4,9 @@
 #include <lapacke.h>
 
 #include <cmath>
-#include <limits>
 
 #include "gpdp/error.hpp"
+#include "gpdp/experiments/metrics.hpp"
 
 namespace gpdp::experiments {
 
@@ -100,13 +100,7 @@ Eigen::VectorXd SpectralPosterior::excursion_z(double r, double threshold) const
   const Eigen::VectorXd inv = inverse_shifted(r);
   const Eigen::VectorXd mu = a_ * inv.cwiseProduct(uty_);
   const Eigen::VectorXd kd = prior_var_ - a2_ * inv;
-  Eigen::VectorXd z(mu.size());
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  for (Eigen::Index i = 0; i < mu.size(); ++i) {
-    const double d = mu[i] - threshold;
-    z[i] = kd[i] > 0.0 ? d / std::sqrt(kd[i]) : (d >= 0.0 ? inf : -inf);
-  }
-  return z;
+  return standardised_excess(mu, kd, threshold);
 }
 
 double SpectralPosterior::effective_dimension(double r) const {
