@@ -17,10 +17,7 @@ namespace gpdp::cli {
 namespace {
 
 struct PosteriorFlags {
-  DataOptions data;
-  KernelOptions kernel;
-  HyperOptions hyper;
-  PointsOptions points;
+  PosteriorQueryOptions query;
   std::optional<double> threshold;
   std::string out;
   bool json = false;
@@ -29,17 +26,14 @@ struct PosteriorFlags {
 void run(const PosteriorFlags& f) {
   require(!f.out.empty(), "--out FILE is required");
   require(!f.threshold || std::isfinite(*f.threshold), "--threshold must be a finite number");
-  require(f.hyper.eta == 0.0 || (std::isfinite(f.hyper.eta) && f.hyper.eta > 0),
-          fmt::format("--eta must be ≥ 0, got {}", f.hyper.eta));
-  const Kernel kernel = to_kernel(f.kernel);
-  const Hyperparameters theta = to_hyperparameters(f.hyper);
-  const Dataset data = load_data(f.data);
-  const QueryPoints q = load_points(f.points, data.dim());
-  const Posterior posterior(kernel, data.X, data.y, theta);
+  const PosteriorQuery pq = load_posterior_query(f.query);  // checks r, σ > 0 and η ≥ 0
+  const double eta = f.query.hyper.eta;
+  const Posterior& posterior = pq.posterior;
+  const QueryPoints& q = pq.query;
   const Eigen::VectorXd mean = posterior.mean(q.points);
   // The released path is f_D + g: its variance adds η² k(x, x) = η².
   const Eigen::VectorXd var =
-      posterior.variance(q.points).array() + f.hyper.eta * f.hyper.eta;
+      posterior.variance(q.points).array() + eta * eta;
   Eigen::MatrixXd columns(mean.size(), f.threshold ? 3 : 2);
   columns.col(0) = mean;
   columns.col(1) = var;
@@ -56,18 +50,9 @@ void run(const PosteriorFlags& f) {
   io::write_file_atomic(f.out, points_csv(q, columns, names));
   const double deff = posterior.effective_dimension();
   if (f.json) {
-    nlohmann::json summary = {{"command", "posterior"},
-                              {"data", data.source},
-                              {"n", data.n()},
-                              {"dim", data.dim()},
-                              {"m", q.points.rows()},
-                              {"kernel", kernel.name()},
-                              {"ell", kernel.lengthscale()},
-                              {"r", theta.r},
-                              {"sigma", theta.sigma},
-                              {"eta", f.hyper.eta},
-                              {"effective_dimension", deff},
-                              {"out", f.out}};
+    nlohmann::json summary = pq.summary("posterior", eta);
+    summary["effective_dimension"] = deff;
+    summary["out"] = f.out;
     if (f.threshold) summary["threshold"] = *f.threshold;
     fmt::print("{}\n", summary.dump(2));
   } else {
@@ -85,10 +70,7 @@ void setup(CLI::App& app) {
       "Nothing random is drawn and nothing is released: these quantities depend on the private\n"
       "data directly and are NOT differentially private.");
   auto f = std::make_shared<PosteriorFlags>();
-  add_data_options(sub, f->data);
-  add_kernel_options(sub, f->kernel);
-  add_hyper_options(sub, f->hyper);
-  add_points_options(sub, f->points);
+  add_posterior_query_options(sub, f->query);
   sub->add_option("--threshold", f->threshold, "Excursion threshold t: adds column p_exceed");
   sub->add_option("--out", f->out, "Output CSV (written whole or not at all)")->required();
   sub->add_flag("--json", f->json, "Print a JSON summary on stdout");

@@ -17,10 +17,7 @@ namespace gpdp::cli {
 namespace {
 
 struct SampleFlags {
-  DataOptions data;
-  KernelOptions kernel;
-  HyperOptions hyper;
-  PointsOptions points;
+  PosteriorQueryOptions query;
   int draws = 1;
   std::optional<std::uint64_t> seed;
   std::string method = "auto";
@@ -32,11 +29,9 @@ void run(const SampleFlags& f) {
   require(f.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", f.draws));
   require(!f.out.empty(), "--out FILE is required");
   const SamplerMethod method = parse_sampler_method(f.method);
-  const Kernel kernel = to_kernel(f.kernel);
-  const Hyperparameters theta = to_hyperparameters(f.hyper);
-  const Dataset data = load_data(f.data);
-  const QueryPoints q = load_points(f.points, data.dim());
-  const Posterior posterior(kernel, data.X, data.y, theta);
+  const PosteriorQuery pq = load_posterior_query(f.query);
+  const Posterior& posterior = pq.posterior;
+  const QueryPoints& q = pq.query;
 
   std::unique_ptr<Rng> rng;
   if (f.seed) {
@@ -48,7 +43,7 @@ void run(const SampleFlags& f) {
   } else {
     rng = std::make_unique<SecureRng>();
   }
-  const SampleOptions options{method, f.hyper.eta};
+  const SampleOptions options{method, f.query.hyper.eta};
   const Draws draws = q.grid ? sample(posterior, *q.grid, f.draws, *rng, options)
                              : sample(posterior, q.points, f.draws, *rng, options);
   std::vector<std::string> names;
@@ -56,22 +51,13 @@ void run(const SampleFlags& f) {
   io::write_file_atomic(f.out, points_csv(q, draws.values, names));
 
   if (f.json) {
-    const nlohmann::json summary = {{"command", "sample"},
-                                    {"data", data.source},
-                                    {"n", data.n()},
-                                    {"dim", data.dim()},
-                                    {"m", q.points.rows()},
-                                    {"draws", f.draws},
-                                    {"kernel", kernel.name()},
-                                    {"ell", kernel.lengthscale()},
-                                    {"r", theta.r},
-                                    {"sigma", theta.sigma},
-                                    {"eta", f.hyper.eta},
-                                    {"method", draws.method},
-                                    {"detail", draws.detail},
-                                    {"rng", rng->description()},
-                                    {"private_rng", rng->is_secure()},
-                                    {"out", f.out}};
+    nlohmann::json summary = pq.summary("sample", f.query.hyper.eta);
+    summary["draws"] = f.draws;
+    summary["method"] = draws.method;
+    summary["detail"] = draws.detail;
+    summary["rng"] = rng->description();
+    summary["private_rng"] = rng->is_secure();
+    summary["out"] = f.out;
     fmt::print("{}\n", summary.dump(2));
   } else {
     fmt::print("wrote {} draw(s) at {} point(s) to {}\nmethod: {} ({})\nrandomness: {}\n", f.draws,
@@ -89,10 +75,7 @@ void setup(CLI::App& app) {
       "Example: gpdp sample --data train.csv --kernel exp --ell 0.3 --r 0.5 --sigma 1 \\\n"
       "           --grid 0:1:800 --draws 3 --out draws.csv");
   auto f = std::make_shared<SampleFlags>();
-  add_data_options(sub, f->data);
-  add_kernel_options(sub, f->kernel);
-  add_hyper_options(sub, f->hyper);
-  add_points_options(sub, f->points);
+  add_posterior_query_options(sub, f->query);
   sub->add_option("--draws", f->draws, "Number L of independent draws")->capture_default_str();
   sub->add_option("--seed", f->seed, "Seed: reproducible experiment, NOT a private draw");
   sub->add_option("--method", f->method,

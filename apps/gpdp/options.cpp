@@ -76,6 +76,35 @@ QueryPoints load_points(const PointsOptions& o, int dim) {
   return q;
 }
 
+void add_posterior_query_options(CLI::App* app, PosteriorQueryOptions& o) {
+  add_data_options(app, o.data);
+  add_kernel_options(app, o.kernel);
+  add_hyper_options(app, o.hyper);
+  add_points_options(app, o.points);
+}
+
+PosteriorQuery load_posterior_query(const PosteriorQueryOptions& o) {
+  const Kernel kernel = to_kernel(o.kernel);
+  const Hyperparameters theta = to_hyperparameters(o.hyper);
+  Dataset data = load_data(o.data);
+  QueryPoints query = load_points(o.points, data.dim());
+  Posterior posterior(kernel, data.X, data.y, theta);
+  return {std::move(data), std::move(query), std::move(posterior)};
+}
+
+nlohmann::json PosteriorQuery::summary(const std::string& command, double eta) const {
+  return {{"command", command},
+          {"data", data.source},
+          {"n", data.n()},
+          {"dim", data.dim()},
+          {"m", query.points.rows()},
+          {"kernel", posterior.kernel().name()},
+          {"ell", posterior.kernel().lengthscale()},
+          {"r", posterior.r()},
+          {"sigma", posterior.sigma()},
+          {"eta", eta}};
+}
+
 std::string points_csv(const QueryPoints& q, const Eigen::MatrixXd& values,
                        const std::vector<std::string>& value_names) {
   std::string text;

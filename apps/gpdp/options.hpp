@@ -3,6 +3,7 @@
 // mean the same everywhere. Each add_* registers the flags on a subcommand; each to_* / load_*
 // validates and converts after parsing (throwing gpdp::InputError with the flag's name).
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,24 @@ struct QueryPoints {
   std::vector<std::string> names;  // x1..xd
 };
 QueryPoints load_points(const PointsOptions& o, int dim);
+
+// The flag groups of a command that fits the posterior to --data and evaluates it at query points
+// (gpdp sample, gpdp posterior).
+struct PosteriorQueryOptions {
+  DataOptions data;
+  KernelOptions kernel;
+  HyperOptions hyper;
+  PointsOptions points;
+};
+void add_posterior_query_options(CLI::App* app, PosteriorQueryOptions& o);
+struct PosteriorQuery {
+  Dataset data;
+  QueryPoints query;
+  Posterior posterior;
+  // The summary fields both commands print: command, data, n, dim, m, kernel, ell, r, sigma, eta.
+  nlohmann::json summary(const std::string& command, double eta) const;
+};
+PosteriorQuery load_posterior_query(const PosteriorQueryOptions& o);
 
 // CSV text with one row per query point: x1..xd, then the columns of `values` under
 // `value_names` (one name per column).
