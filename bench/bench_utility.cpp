@@ -19,7 +19,9 @@
 #include "gpdp/experiments/fields.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/search.hpp"
+#include "gpdp/experiments/ridge_cholesky.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
+#include "gpdp/experiments/tridiagonal_posterior.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/sampler.hpp"
 
@@ -97,7 +99,50 @@ void BM_Spectral2d_PerR(benchmark::State& state) {
 }
 BENCHMARK(BM_Spectral2d_PerR)->Unit(benchmark::kMillisecond);
 
-// ... against one Cholesky posterior per (ℓ, r).
+// ... or one tridiagonal reduction + B = K(xs, X) Q per ℓ (the hybrid route, ≥ 3 r per ℓ) ...
+void BM_Tridiagonal2d_PerEll(benchmark::State& state) {
+  const auto p = plume_pair(1);
+  const gx::PairwiseDistances d(p.X, gpdp::Grid::parse("0:1:40,0:1:40").points());
+  gx::TridiagonalPosterior post;
+  for (auto _ : state) {
+    post.refit(gpdp::Kernel::exponential(0.5), d, p.y);
+    benchmark::DoNotOptimize(post.n());
+  }
+}
+BENCHMARK(BM_Tridiagonal2d_PerEll)->Unit(benchmark::kMillisecond);
+
+void BM_Tridiagonal2d_PerR(benchmark::State& state) {
+  const auto p = plume_pair(1);
+  const gx::PairwiseDistances d(p.X, gpdp::Grid::parse("0:1:40,0:1:40").points());
+  gx::TridiagonalPosterior post;
+  post.refit(gpdp::Kernel::exponential(0.5), d, p.y);
+  for (auto _ : state) benchmark::DoNotOptimize(post.excursion_z(0.7, 0.0));
+}
+BENCHMARK(BM_Tridiagonal2d_PerR)->Unit(benchmark::kMillisecond);
+
+// ... against one Cholesky per (ℓ, r) on the same distances (the hybrid route's refinement steps) ...
+void BM_Cholesky2d_PerR(benchmark::State& state) {
+  const auto p = plume_pair(1);
+  const gx::PairwiseDistances d(p.X, gpdp::Grid::parse("0:1:40,0:1:40").points());
+  gx::RidgeCholesky ridge;
+  ridge.refit(gpdp::Kernel::exponential(0.5), d);
+  for (auto _ : state) benchmark::DoNotOptimize(ridge.excursion_z(0.7, p.y, 0.0));
+}
+BENCHMARK(BM_Cholesky2d_PerR)->Unit(benchmark::kMillisecond);
+
+// ... the kernel matrices of one ℓ from the distances (both routes) ...
+void BM_KernelMatrices2d_PerEll(benchmark::State& state) {
+  const auto p = plume_pair(1);
+  const gx::PairwiseDistances d(p.X, gpdp::Grid::parse("0:1:40,0:1:40").points());
+  Eigen::MatrixXd k, kc;
+  for (auto _ : state) {
+    d.kernel_matrices(gpdp::Kernel::exponential(0.5), k, kc);
+    benchmark::DoNotOptimize(kc.data());
+  }
+}
+BENCHMARK(BM_KernelMatrices2d_PerEll)->Unit(benchmark::kMillisecond);
+
+// ... against one Posterior (Cholesky) per (ℓ, r).
 void BM_Direct2d_PerEllR(benchmark::State& state) {
   const auto p = plume_pair(1);
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:40,0:1:40");

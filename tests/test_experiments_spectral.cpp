@@ -1,5 +1,7 @@
-// The spectral route of the excursion search (one eigendecomposition per ℓ serving every r) against
-// the Posterior class (Cholesky in 2-D, Markov engine in 1-D) and a hand-computed n = 1 case.
+// The fast routes of the excursion search against the Posterior class (Cholesky in 2-D, Markov
+// engine in 1-D) and a hand-computed n = 1 case: the spectral route (one eigendecomposition per ℓ
+// serving every r), the tridiagonal reduction (same, cheaper per ℓ) and the single-ridge Cholesky
+// on shared distances, and the hybrid objective that picks between the last two.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,9 @@
 #include "gpdp/experiments/fields.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/search.hpp"
+#include "gpdp/experiments/ridge_cholesky.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
+#include "gpdp/experiments/tridiagonal_posterior.hpp"
 #include "gpdp/posterior.hpp"
 
 namespace gx = gpdp::experiments;
@@ -61,6 +65,61 @@ TEST(ExperimentsSpectralPosterior, MatchesTheCholeskyPosteriorIn2d) {
   }
 }
 
+TEST(ExperimentsTridiagonalPosterior, OnePointByHand) {
+  // n = 1 (T = K = [1], no off-diagonal): the same closed form as above.
+  gpdp::Points X(1, 2);
+  X << 0.2, 0.3;
+  const Eigen::VectorXd y = Eigen::VectorXd::Constant(1, 0.8);
+  gpdp::Points xs(2, 2);
+  xs << 0.2, 0.3, 0.5, 0.7;
+  gx::TridiagonalPosterior post;
+  post.refit(gpdp::Kernel::exponential(0.5), gx::PairwiseDistances(X, xs), y);
+  gx::RidgeCholesky ridge;
+  ridge.refit(gpdp::Kernel::exponential(0.5), gx::PairwiseDistances(X, xs));
+  const double k1 = std::exp(-1.0);
+  Eigen::VectorXd mu;
+  Eigen::VectorXd var;
+  ridge.posterior(0.5, y, mu, var);
+  for (const auto& [m, v] : {std::pair{post.mean(0.5), post.variance(0.5)}, std::pair{mu, var}}) {
+    EXPECT_NEAR(m[0], 0.8 / 1.25, 1e-15);
+    EXPECT_NEAR(m[1], k1 * 0.8 / 1.25, 1e-15);
+    EXPECT_NEAR(v[0], 1.0 - 1.0 / 1.25, 1e-15);
+    EXPECT_NEAR(v[1], 1.0 - k1 * k1 / 1.25, 1e-15);
+  }
+  EXPECT_NEAR(post.excursion_z(0.5, 0.1)[0], (0.64 - 0.1) / std::sqrt(0.2), 1e-14);
+  EXPECT_NEAR(ridge.excursion_z(0.5, y, 0.1)[0], (0.64 - 0.1) / std::sqrt(0.2), 1e-14);
+}
+
+TEST(ExperimentsTridiagonalPosterior, TridiagonalAndCholeskyMatchThePosteriorIn2d) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:12,0:1:10");
+  const auto pair = plume_pair(7, 60, grid);
+  const gpdp::Points xs = grid.points();
+  const gx::PairwiseDistances d(pair.X, xs);
+  gx::TridiagonalPosterior tri;
+  gx::RidgeCholesky ridge;
+  for (const double ell : {0.05, 0.5, 5.0}) {
+    const gpdp::Kernel k = gpdp::Kernel::exponential(ell);
+    tri.refit(k, d, pair.y);  // the same objects refitted per ℓ, as in the search
+    ridge.refit(k, d);
+    for (const double r : {0.01, 0.1, 1.0, 30.0}) {
+      const gpdp::Posterior dense(k, pair.X, pair.y, {r, 1.0});
+      const Eigen::VectorXd mu = dense.mean(xs);
+      const Eigen::VectorXd var = dense.variance(xs);
+      EXPECT_LT((tri.mean(r) - mu).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
+      EXPECT_LT((tri.variance(r) - var).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
+      Eigen::VectorXd mu_c;
+      Eigen::VectorXd var_c;
+      ridge.posterior(r, pair.y, mu_c, var_c);
+      EXPECT_LT((mu_c - mu).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
+      EXPECT_LT((var_c - var).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
+    }
+  }
+  EXPECT_THROW(tri.mean(0.0), gpdp::Error);
+  EXPECT_THROW(tri.variance(-1.0), gpdp::Error);
+  EXPECT_THROW(ridge.excursion_z(0.0, pair.y, 0.0), gpdp::Error);
+  EXPECT_THROW(ridge.excursion_z(0.5, Eigen::VectorXd::Zero(3), 0.0), gpdp::Error);  // wrong n
+}
+
 TEST(ExperimentsSpectralPosterior, SharedDistancesServeOtherKernels) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:9,0:1:9");
   const auto pair = plume_pair(11, 30, grid);
@@ -106,15 +165,32 @@ TEST(ExperimentsExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
     const auto p = plume_pair(100 + j, 50, grid);
     tasks.push_back({p.X, p.y, points, weights, p.truth});
   }
+  // ℓ = 0.1 has three r (the hybrid route reduces K once), ℓ = 1 two and ℓ = 4 one (one Cholesky
+  // per r); the last θ is ℓ = 1 computed another way, equal up to rounding (one group with ℓ = 1).
   const std::vector<gx::Theta> thetas{{0.1, 0.03, 0.05}, {0.1, 0.03, 2.0}, {0.1, 3.0, 0.5},
-                                      {1.0, 0.3, 1.0},   {1.0, 10.0, 0.1}, {4.0, 0.3, 20.0}};
+                                      {0.1, 0.3, 1.0},   {1.0, 0.3, 1.0},  {1.0, 10.0, 0.1},
+                                      {4.0, 0.3, 20.0},  {std::pow(std::sqrt(10.0), 2) / 10.0, 0.3, 1.0}};
+  ASSERT_NE(thetas[7].ell, 1.0);  // (√10)²/10 is one ulp off 1 in double arithmetic
   const gx::ExcursionObjective spectral(tasks, 0.0, 2, gx::PosteriorRoute::Spectral);
   const gx::ExcursionObjective direct(tasks, 0.0, 2, gx::PosteriorRoute::Direct);
+  const gx::ExcursionObjective hybrid(tasks, 0.0, 2, gx::PosteriorRoute::Hybrid);
   const gx::ExcursionObjective automatic(tasks, 0.0, 2);
   const Eigen::MatrixXd a = spectral.evaluate(thetas);
   const Eigen::MatrixXd b = direct.evaluate(thetas);
-  EXPECT_EQ(automatic.evaluate(thetas), a);  // Auto = Spectral in 2-D
+  const Eigen::MatrixXd c = hybrid.evaluate(thetas);
+  EXPECT_EQ(automatic.evaluate(thetas), c);  // Auto = Hybrid in 2-D
   for (Eigen::Index j = 0; j < a.rows(); ++j) {
-    for (Eigen::Index k = 0; k < a.cols(); ++k) EXPECT_NEAR(a(j, k), b(j, k), 1e-9 * (1.0 + b(j, k)));
+    for (Eigen::Index k = 0; k < a.cols(); ++k) {
+      EXPECT_NEAR(a(j, k), b(j, k), 1e-9 * (1.0 + b(j, k)));
+      EXPECT_NEAR(c(j, k), b(j, k), 1e-9 * (1.0 + b(j, k)));
+    }
+    EXPECT_EQ(c(j, 7), c(j, 4));  // the same group: the same posterior
   }
+  // Route choice per task: one reduction (ℓ = 0.1), three single-ridge Cholesky (ℓ = 1: two r,
+  // ℓ = 4: one r); the spectral route decomposes each of the three ℓ once.
+  const auto n_tasks = static_cast<long>(tasks.size());
+  EXPECT_EQ(hybrid.spectral_fits(), n_tasks);
+  EXPECT_EQ(hybrid.cholesky_fits(), 3 * n_tasks);
+  EXPECT_EQ(spectral.spectral_fits(), 3 * n_tasks);
+  EXPECT_EQ(spectral.cholesky_fits(), 0);
 }

@@ -12,7 +12,9 @@
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/parallel.hpp"
+#include "gpdp/experiments/ridge_cholesky.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
+#include "gpdp/experiments/tridiagonal_posterior.hpp"
 #include "gpdp/posterior.hpp"
 
 namespace gpdp::experiments {
@@ -35,43 +37,83 @@ ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double 
   }
 }
 
+long long log_key(double v) { return std::llround(std::log(v) * 1e9); }
+
+namespace {
+// Hybrid route: an ℓ needing at least this many ridges r gets one tridiagonal reduction
+// (TridiagonalPosterior), fewer get one Cholesky each (RidgeCholesky). Measured for n = 400,
+// m = 1600 on one core (bench_utility): a reduction costs about as much as 2–3 Cholesky solves
+// (BM_Tridiagonal2d_PerEll ≈ 32 ms with the kernel matrices, BM_Cholesky2d_PerR ≈ 12 ms).
+constexpr std::size_t kTridiagonalMinRidges = 3;
+}  // namespace
+
 Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas) const {
-  // Group θ by ℓ, then by r: one posterior per (ℓ, r) and task (Direct) or one eigendecomposition
-  // per ℓ and task (Spectral); every σ of a group from the same z₁.
-  using RGroup = std::pair<double, std::vector<std::size_t>>;
-  std::vector<std::pair<double, std::vector<RGroup>>> groups;
+  // Group θ by ℓ, then by r (values equal up to rounding, log_key, share a group: refinement steps
+  // from neighbouring candidates meet at the same ℓ computed two ways). One posterior per (ℓ, r)
+  // and task; every σ of a group from the same z₁.
+  struct RGroup {
+    double r;
+    std::vector<std::size_t> members;
+  };
+  struct EllGroup {
+    double ell;
+    std::vector<RGroup> by_r;
+  };
+  std::vector<EllGroup> groups;
   for (std::size_t k = 0; k < thetas.size(); ++k) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == thetas[k].ell; });
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const EllGroup& g) { return log_key(g.ell) == log_key(thetas[k].ell); });
     if (it == groups.end()) {
       groups.push_back({thetas[k].ell, {}});
       it = std::prev(groups.end());
     }
-    auto jt = std::find_if(it->second.begin(), it->second.end(), [&](const RGroup& g) { return g.first == thetas[k].r; });
-    if (jt == it->second.end()) {
-      it->second.push_back({thetas[k].r, {k}});
+    auto jt = std::find_if(it->by_r.begin(), it->by_r.end(),
+                           [&](const RGroup& g) { return log_key(g.r) == log_key(thetas[k].r); });
+    if (jt == it->by_r.end()) {
+      it->by_r.push_back({thetas[k].r, {k}});
     } else {
-      jt->second.push_back(k);
+      jt->members.push_back(k);
     }
   }
   Eigen::MatrixXd out(static_cast<Eigen::Index>(tasks_.size()), static_cast<Eigen::Index>(thetas.size()));
   parallel_for(static_cast<long>(tasks_.size()), threads_, [&](long i) {
     const auto& task = tasks_[static_cast<std::size_t>(i)];
-    const bool spectral = route_ == PosteriorRoute::Spectral ||
-                          (route_ == PosteriorRoute::Auto && task.X.cols() != 1);
+    const PosteriorRoute route =
+        route_ != PosteriorRoute::Auto ? route_
+                                       : (task.X.cols() == 1 ? PosteriorRoute::Direct : PosteriorRoute::Hybrid);
     std::optional<PairwiseDistances> distances;
     std::optional<SpectralPosterior> family;  // one object per task, refitted per ℓ (storage reused)
-    if (spectral) distances.emplace(task.X, *task.eval_points);
+    TridiagonalPosterior reduced;
+    RidgeCholesky ridge;
+    if (route != PosteriorRoute::Direct) distances.emplace(task.X, *task.eval_points);
     for (const auto& [ell, by_r] : groups) {
+      const Kernel kernel = Kernel::exponential(ell);
+      const bool spectral = route == PosteriorRoute::Spectral;
+      const bool tridiagonal = route == PosteriorRoute::Hybrid && by_r.size() >= kTridiagonalMinRidges;
       if (spectral) {
         if (family) {
-          family->refit(Kernel::exponential(ell), *distances, task.y);
+          family->refit(kernel, *distances, task.y);
         } else {
-          family.emplace(Kernel::exponential(ell), *distances, task.y);
+          family.emplace(kernel, *distances, task.y);
         }
+        spectral_fits_.fetch_add(1, std::memory_order_relaxed);
+      } else if (tridiagonal) {
+        reduced.refit(kernel, *distances, task.y);
+        spectral_fits_.fetch_add(1, std::memory_order_relaxed);
+      } else if (route == PosteriorRoute::Hybrid) {
+        ridge.refit(kernel, *distances);
       }
       for (const auto& [r, members] : by_r) {
-        const Eigen::VectorXd z1 =
-            spectral ? family->excursion_z(r, threshold_) : excursion_z(task, ell, r, threshold_);
+        Eigen::VectorXd z1;
+        if (spectral) {
+          z1 = family->excursion_z(r, threshold_);
+        } else if (tridiagonal) {
+          z1 = reduced.excursion_z(r, threshold_);
+        } else {
+          z1 = route == PosteriorRoute::Hybrid ? ridge.excursion_z(r, task.y, threshold_)
+                                               : excursion_z(task, ell, r, threshold_);
+          cholesky_fits_.fetch_add(1, std::memory_order_relaxed);
+        }
         for (const std::size_t k : members) {
           out(i, static_cast<Eigen::Index>(k)) =
               integrated_bce_from_z(z1 / thetas[k].sigma, task.truth, *task.weights);
@@ -108,8 +150,7 @@ HyperparameterSearch::HyperparameterSearch(const ExcursionObjective& objective, 
 }
 
 HyperparameterSearch::Key HyperparameterSearch::key(const Theta& t) {
-  auto q = [](double v) { return std::llround(std::log(v) * 1e9); };
-  return {q(t.ell), q(t.r), q(t.sigma)};
+  return {log_key(t.ell), log_key(t.r), log_key(t.sigma)};
 }
 
 long HyperparameterSearch::distinct_posteriors() const {
@@ -139,21 +180,42 @@ double log_step(const std::vector<double>& axis) {
 }  // namespace
 
 SearchResult HyperparameterSearch::run(const PrivacyConstraint* constraint) {
-  auto feasible = [&](const Theta& t) {
-    return constraint == nullptr || constraint->epsilon(t) < constraint->epsilon_max;
+  return run_together({constraint}).front();
+}
+
+std::vector<SearchResult> HyperparameterSearch::run_together(
+    const std::vector<const PrivacyConstraint*>& constraints) {
+  require(!constraints.empty(), "hyperparameter search: no search to run");
+  struct State {
+    const PrivacyConstraint* constraint;
+    std::vector<Theta> evaluated;  // candidates of this search, in order
+    std::vector<Theta> pending;    // feasible proposals of the current round
   };
-  std::vector<Theta> evaluated;  // candidates of this search, in order
-  auto add_round = [&](const std::vector<Theta>& proposals, const std::string& label) {
-    std::vector<Theta> keep;
-    for (const auto& t : proposals) {
-      if (feasible(t)) keep.push_back(t);
+  std::vector<State> states;
+  for (const auto* c : constraints) states.push_back({c, {}, {}});
+  auto label_of = [](const State& st) { return st.constraint ? " (ε-constrained)" : ""; };
+  // One round for every search: the feasible proposals of all of them are evaluated together, so
+  // an ℓ proposed by two searches is decomposed once per task.
+  auto add_round = [&](const std::vector<std::vector<Theta>>& proposals, const std::string& label) {
+    std::vector<Theta> all;
+    for (std::size_t s = 0; s < states.size(); ++s) {
+      auto& st = states[s];
+      st.pending.clear();
+      for (const auto& t : proposals[s]) {
+        if (st.constraint == nullptr || st.constraint->epsilon(t) < st.constraint->epsilon_max) {
+          st.pending.push_back(t);
+        }
+      }
+      all.insert(all.end(), st.pending.begin(), st.pending.end());
     }
-    ensure(keep);
-    evaluated.insert(evaluated.end(), keep.begin(), keep.end());
-    if (progress_) {
-      progress_(fmt::format("search{}: {} {} candidates ({} feasible)",
-                            constraint ? " (ε-constrained)" : "", label, proposals.size(),
-                            keep.size()));
+    ensure(all);
+    for (std::size_t s = 0; s < states.size(); ++s) {
+      auto& st = states[s];
+      st.evaluated.insert(st.evaluated.end(), st.pending.begin(), st.pending.end());
+      if (progress_) {
+        progress_(fmt::format("search{}: {} {} candidates ({} feasible)", label_of(st), label,
+                              proposals[s].size(), st.pending.size()));
+      }
     }
   };
   std::vector<Theta> coarse;
@@ -162,15 +224,17 @@ SearchResult HyperparameterSearch::run(const PrivacyConstraint* constraint) {
       for (const double sigma : spec_.coarse.sigma) coarse.push_back({ell, r, sigma});
     }
   }
-  add_round(coarse, "coarse grid");
-  if (evaluated.empty()) {
-    throw PrivacyError(fmt::format(
-        "hyperparameter search: no θ of the coarse grid satisfies ε < {} (extend the r/σ ranges)",
-        constraint ? constraint->epsilon_max : 0.0));
+  add_round(std::vector<std::vector<Theta>>(states.size(), coarse), "coarse grid");
+  for (const auto& st : states) {
+    if (st.evaluated.empty()) {
+      throw PrivacyError(fmt::format(
+          "hyperparameter search: no θ of the coarse grid satisfies ε < {} (extend the r/σ ranges)",
+          st.constraint ? st.constraint->epsilon_max : 0.0));
+    }
   }
   auto mean_of = [&](const Theta& t) { return cache_.at(key(t)).mean(); };
-  auto ranked = [&] {
-    std::vector<Theta> order = evaluated;
+  auto ranked = [&](const State& st) {
+    std::vector<Theta> order = st.evaluated;
     std::sort(order.begin(), order.end(), [&](const Theta& a, const Theta& b) {
       const double ma = mean_of(a);
       const double mb = mean_of(b);
@@ -189,35 +253,43 @@ SearchResult HyperparameterSearch::run(const PrivacyConstraint* constraint) {
     step_ell = std::sqrt(step_ell);
     step_r = std::sqrt(step_r);
     step_sigma = std::sqrt(step_sigma);
-    const auto order = ranked();
-    std::vector<Theta> proposals;
-    const auto top = std::min<std::size_t>(order.size(), static_cast<std::size_t>(spec_.top_k));
-    for (std::size_t k = 0; k < top; ++k) {
-      const Theta& c = order[k];
-      for (int a = -1; a <= 1; ++a) {
-        for (int b = -1; b <= 1; ++b) {
-          for (int s = -1; s <= 1; ++s) {
-            proposals.push_back({c.ell * std::pow(step_ell, a), c.r * std::pow(step_r, b),
-                                 c.sigma * std::pow(step_sigma, s)});
+    std::vector<std::vector<Theta>> proposals;
+    for (const auto& st : states) {
+      const auto order = ranked(st);
+      std::vector<Theta> around;
+      const auto top = std::min<std::size_t>(order.size(), static_cast<std::size_t>(spec_.top_k));
+      for (std::size_t k = 0; k < top; ++k) {
+        const Theta& c = order[k];
+        for (int a = -1; a <= 1; ++a) {
+          for (int b = -1; b <= 1; ++b) {
+            for (int s = -1; s <= 1; ++s) {
+              around.push_back({c.ell * std::pow(step_ell, a), c.r * std::pow(step_r, b),
+                                c.sigma * std::pow(step_sigma, s)});
+            }
           }
         }
       }
+      proposals.push_back(std::move(around));
     }
     add_round(proposals, fmt::format("refinement {}", round));
   }
-  const auto order = ranked();
-  SearchResult result;
-  result.best = order.front();
-  result.per_task = cache_.at(key(result.best));
-  result.objective = result.per_task.mean();
-  result.candidates_evaluated = static_cast<long>(evaluated.size());
-  result.constrained = constraint != nullptr;
-  if (progress_) {
-    progress_(fmt::format("search{}: best ℓ = {:.4g}, r = {:.4g}, σ = {:.4g}, mean BCE = {:.5g}",
-                          constraint ? " (ε-constrained)" : "", result.best.ell, result.best.r,
-                          result.best.sigma, result.objective));
+  std::vector<SearchResult> results;
+  for (const auto& st : states) {
+    const auto order = ranked(st);
+    SearchResult result;
+    result.best = order.front();
+    result.per_task = cache_.at(key(result.best));
+    result.objective = result.per_task.mean();
+    result.candidates_evaluated = static_cast<long>(st.evaluated.size());
+    result.constrained = st.constraint != nullptr;
+    if (progress_) {
+      progress_(fmt::format("search{}: best ℓ = {:.4g}, r = {:.4g}, σ = {:.4g}, mean BCE = {:.5g}",
+                            label_of(st), result.best.ell, result.best.r, result.best.sigma,
+                            result.objective));
+    }
+    results.push_back(std::move(result));
   }
-  return result;
+  return results;
 }
 
 }  // namespace gpdp::experiments

@@ -7,6 +7,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
+#include "gpdp/experiments/vector_exp.hpp"
 
 namespace gpdp::experiments {
 
@@ -27,12 +28,18 @@ namespace {
 void kernel_of(const Kernel& kernel, const Eigen::MatrixXd& distance, Eigen::MatrixXd& out) {
   out.resize(distance.rows(), distance.cols());
   if (kernel.family() == KernelFamily::Exponential) {
-    out.array() = (distance.array() * (-1.0 / kernel.lengthscale())).exp();
+    exp_scaled(distance.data(), out.data(), static_cast<std::size_t>(distance.size()), -1.0 / kernel.lengthscale());
   } else {
     out = distance.unaryExpr([&](double d) { return kernel.of_distance(d); });
   }
 }
 }  // namespace
+
+void PairwiseDistances::kernel_matrices(const Kernel& kernel, Eigen::MatrixXd& gram,
+                                        Eigen::MatrixXd& gram_cross) const {
+  kernel_of(kernel, train, gram);
+  kernel_of(kernel, cross, gram_cross);
+}
 
 SpectralPosterior::SpectralPosterior(const Kernel& kernel, const Points& X, const Eigen::VectorXd& y,
                                      const Points& xs) {
@@ -52,8 +59,7 @@ SpectralPosterior::SpectralPosterior(const Kernel& kernel, const PairwiseDistanc
 void SpectralPosterior::refit(const Kernel& kernel, const PairwiseDistances& distances, const Eigen::VectorXd& y) {
   require(distances.train.rows() >= 1 && distances.train.rows() == y.size(),
           "spectral posterior: need n ≥ 1 covariates and as many responses");
-  kernel_of(kernel, distances.train, u_);
-  kernel_of(kernel, distances.cross, k_cross_);
+  distances.kernel_matrices(kernel, u_, k_cross_);
   decompose(y, kernel.of_distance(0.0));
 }
 

@@ -14,8 +14,12 @@
 //            a Cholesky of K + r²I and an n x m solve otherwise;
 //   Spectral one eigendecomposition per ℓ (spectral_posterior.hpp) serving every r: O(n³ + m n²)
 //            per ℓ and O(m n) per r.
-// Auto = Direct in 1-D (Markov) and Spectral otherwise.
+//   Hybrid   for an ℓ with ≥ 3 r, one tridiagonal reduction (tridiagonal_posterior.hpp, O(n³ + m n²)
+//            per ℓ and O(m n) per r, cheaper per ℓ than Spectral); for fewer r, one Cholesky per
+//            (ℓ, r) on the same precomputed distances (ridge_cholesky.hpp, O(n³/3 + m n²) each).
+// Auto = Direct in 1-D (Markov) and Hybrid otherwise.
 #include <Eigen/Core>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -43,7 +47,10 @@ struct ExcursionTask {
 // z₁ = (μ_D − t)/√k_D on task.eval_points for θ = (ℓ, r, ·): p_D = Φ(z₁/σ).
 Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, double threshold);
 
-enum class PosteriorRoute { Auto, Direct, Spectral };
+enum class PosteriorRoute { Auto, Direct, Spectral, Hybrid };
+
+// Quantised log: values equal up to rounding (≈1e-9 relative) get the same key.
+long long log_key(double v);
 
 // Per-task integrated BCE of many θ, parallel over tasks (deterministic for any thread count).
 class ExcursionObjective {
@@ -56,12 +63,18 @@ class ExcursionObjective {
   PosteriorRoute route() const { return route_; }
   // tasks x thetas matrix of L_BCE.
   Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas) const;
+  // Work done so far, summed over tasks: decompositions serving every r (eigen: Spectral,
+  // tridiagonal: Hybrid) and single-ridge posteriors (Cholesky: Direct, Hybrid).
+  long spectral_fits() const { return spectral_fits_.load(); }
+  long cholesky_fits() const { return cholesky_fits_.load(); }
 
  private:
   std::vector<ExcursionTask> tasks_;
   double threshold_;
   int threads_;
   PosteriorRoute route_;
+  mutable std::atomic<long> spectral_fits_{0};
+  mutable std::atomic<long> cholesky_fits_{0};
 };
 
 struct SearchGrid {
@@ -97,6 +110,11 @@ class HyperparameterSearch {
   HyperparameterSearch(const ExcursionObjective& objective, SearchSpec spec,
                        std::function<void(const std::string&)> progress = {});
   SearchResult run(const PrivacyConstraint* constraint = nullptr);
+  // Several searches (nullptr = unconstrained) in lockstep: each round evaluates the proposals of
+  // all of them in one pass over the tasks, so they share decompositions where their ℓ meet. Each
+  // search proposes and ranks exactly as run(constraint); values can differ from separate runs by
+  // rounding only (an ℓ shared by more candidates may be served by another exact route).
+  std::vector<SearchResult> run_together(const std::vector<const PrivacyConstraint*>& constraints);
   long distinct_evaluations() const { return static_cast<long>(cache_.size()); }
   // Distinct (ℓ, r) among them: the number of posteriors fitted per task.
   long distinct_posteriors() const;

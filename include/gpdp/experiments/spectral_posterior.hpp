@@ -24,6 +24,9 @@ namespace gpdp::experiments {
 // Differences are formed coordinate by coordinate (no ‖a‖² + ‖b‖² − 2a·b cancellation).
 struct PairwiseDistances {
   PairwiseDistances(const Points& X, const Points& xs);
+  // K = k(train) and K(xs, X) = k(cross) for an isotropic kernel. The exponential kernel is
+  // evaluated with exp_scaled (vector_exp.hpp: agrees with Kernel to a few ulp).
+  void kernel_matrices(const Kernel& kernel, Eigen::MatrixXd& gram, Eigen::MatrixXd& gram_cross) const;
   Eigen::MatrixXd train;  // n x n
   Eigen::MatrixXd cross;  // m x n
 };
@@ -32,8 +35,7 @@ class SpectralPosterior {
  public:
   // K = kernel.gram(X); evaluation points xs (m x d).
   SpectralPosterior(const Kernel& kernel, const Points& X, const Eigen::VectorXd& y, const Points& xs);
-  // The same from precomputed distances (every gpdp kernel is a function of ‖x − x'‖). The
-  // exponential kernel is evaluated with Eigen's vectorised exp (agrees with Kernel to ~1 ulp).
+  // The same from precomputed distances (every gpdp kernel is a function of ‖x − x'‖).
   SpectralPosterior(const Kernel& kernel, const PairwiseDistances& distances, const Eigen::VectorXd& y);
   // Re-fits for another kernel (e.g. the next ℓ) on the same distances, reusing this object's
   // storage (a search fits dozens of ℓ per data set; fresh 5 MB buffers each time cost page faults).

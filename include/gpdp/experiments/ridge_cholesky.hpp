@@ -1,0 +1,40 @@
+#pragma once
+// The GP posterior of one kernel at ONE ridge r, from precomputed distances, by a Cholesky of
+// K + r² I (LAPACK dpotrf) and one BLAS triangular solve V = K(xs, X) L⁻ᵀ (m x n):
+//   μ_D(x_i)     = K(x_i, X) (K + r² I)⁻¹ y
+//   k_D(x_i,x_i) = k(x_i, x_i) − ‖V_i‖²
+// Same algebra as Posterior and SpectralPosterior (σ = 1), exact up to rounding. Cost per r:
+// n³/3 + m n² flops, against n³-ish + 2 m n² once for an eigendecomposition. So a search step that
+// needs only a few r at some ℓ (the refinement rounds: 3 per candidate) is cheaper this way, and
+// one that needs many (the coarse grid) is cheaper through SpectralPosterior; ExcursionObjective
+// picks per ℓ (see kSpectralMinRidges in search.cpp).
+#include <Eigen/Core>
+
+#include "gpdp/experiments/spectral_posterior.hpp"
+#include "gpdp/kernel.hpp"
+
+namespace gpdp::experiments {
+
+class RidgeCholesky {
+ public:
+  // K and K(xs, X) for this kernel on the given distances (storage reused across calls).
+  void refit(const Kernel& kernel, const PairwiseDistances& distances);
+
+  // μ_D and k_D on xs at ridge r (σ = 1) for responses y.
+  void posterior(double r, const Eigen::VectorXd& y, Eigen::VectorXd& mean, Eigen::VectorXd& variance);
+  // z₁ = (μ_D − t)/√k_D, as SpectralPosterior::excursion_z.
+  Eigen::VectorXd excursion_z(double r, const Eigen::VectorXd& y, double threshold);
+  // After posterior(r, …): the posterior covariance k_D(xs, xs) = prior − V Vᵀ at that r, given the
+  // prior covariance K(xs, xs) (shared by every data set on the same points). Only the lower
+  // triangle is computed (BLAS dsyrk); that is all factor_psd reads.
+  Eigen::MatrixXd covariance(const Eigen::MatrixXd& prior) const;
+
+ private:
+  Eigen::MatrixXd k_;        // K (n x n)
+  Eigen::MatrixXd k_cross_;  // K(xs, X) (m x n)
+  Eigen::MatrixXd l_;        // Cholesky factor of K + r² I (lower)
+  Eigen::MatrixXd v_;        // K(xs, X) L⁻ᵀ
+  double prior_var_ = 0.0;   // k(x, x)
+};
+
+}  // namespace gpdp::experiments
