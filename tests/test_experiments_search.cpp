@@ -128,3 +128,43 @@ TEST(ExperimentsHyperparameterSearch, ConstraintIsStrictAndRefinementStaysFeasib
   const gx::PrivacyConstraint none{[](const gx::Theta&) { return 11.0; }, 10.0};
   EXPECT_THROW(search.run(&none), gpdp::PrivacyError);
 }
+
+TEST(ExperimentsHyperparameterSearch, LockstepHybridSearchesChooseAsSeparateDirectSearches) {
+  // 2-D plumes: the hybrid route with kept and speculative z₁ and both searches in lockstep must
+  // pick what two separate searches on the plain Cholesky posterior (Direct) pick.
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:10,0:1:10");
+  auto points = std::make_shared<const gpdp::Points>(grid.points());
+  auto weights = std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid));
+  std::vector<gx::ExcursionTask> tasks;
+  const gpdp::SeededRng base(17);
+  for (std::uint64_t j = 0; j < 4; ++j) {
+    gpdp::SeededRng rng = base.split(j);
+    gx::Plume2dSpec spec;
+    spec.n = 40;
+    const auto p = gx::generate_plume_2d(spec, grid, rng);
+    tasks.push_back({p.X, p.y, points, weights, p.truth});
+  }
+  gx::SearchSpec spec;
+  spec.coarse = gx::SearchGrid::log_spaced(0.05, 5.0, 3, 0.03, 30.0, 4, 0.05, 20.0, 3);
+  spec.refinement_rounds = 2;
+  const gx::PrivacyConstraint constraint{[](const gx::Theta& t) { return 2.0 / t.r; }, 10.0};
+  const gx::ExcursionObjective hybrid(tasks, 0.0, 2);  // Auto = Hybrid in 2-D
+  const gx::ExcursionObjective direct(tasks, 0.0, 2, gx::PosteriorRoute::Direct);
+  gx::HyperparameterSearch together(hybrid, spec);
+  const auto both = together.run_together({nullptr, &constraint});
+  EXPECT_EQ(hybrid.kept(), 0);  // released after the call
+  gx::HyperparameterSearch separate(direct, spec);
+  const auto free = separate.run();
+  const auto priv = separate.run(&constraint);
+  ASSERT_EQ(both.size(), 2U);
+  for (const auto& [a, b] : {std::pair{both[0], free}, std::pair{both[1], priv}}) {
+    EXPECT_NEAR(std::log(a.best.ell), std::log(b.best.ell), 1e-9);
+    EXPECT_NEAR(std::log(a.best.r), std::log(b.best.r), 1e-9);
+    EXPECT_NEAR(std::log(a.best.sigma), std::log(b.best.sigma), 1e-9);
+    EXPECT_NEAR(a.objective, b.objective, 1e-9 * b.objective);
+    EXPECT_EQ(a.candidates_evaluated, b.candidates_evaluated);
+  }
+  EXPECT_LT(2.0 / both[1].best.r, 10.0);
+  // The hybrid objective reduced fewer times than the direct one fitted posteriors.
+  EXPECT_LT(hybrid.spectral_fits() + hybrid.cholesky_fits(), direct.cholesky_fits());
+}

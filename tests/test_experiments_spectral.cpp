@@ -194,3 +194,41 @@ TEST(ExperimentsExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
   EXPECT_EQ(spectral.spectral_fits(), 3 * n_tasks);
   EXPECT_EQ(spectral.cholesky_fits(), 0);
 }
+
+TEST(ExperimentsExcursionObjective, KeptAndSpeculativeRidgesNeedNoNewReduction) {
+  const gpdp::Grid grid = gpdp::Grid::parse("0:1:12,0:1:12");
+  auto points = std::make_shared<const gpdp::Points>(grid.points());
+  auto weights = std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid));
+  std::vector<gx::ExcursionTask> tasks;
+  for (std::uint64_t j = 0; j < 2; ++j) {
+    const auto p = plume_pair(200 + j, 40, grid);
+    tasks.push_back({p.X, p.y, points, weights, p.truth});
+  }
+  const gx::ExcursionObjective keeping(tasks, 0.0, 2, gx::PosteriorRoute::Hybrid);
+  const gx::ExcursionObjective fresh(tasks, 0.0, 2, gx::PosteriorRoute::Hybrid);
+  // Round A asks for three r at ℓ = 0.3 (one reduction per task) and speculates two more r there,
+  // plus one at an ℓ that is not reduced (ignored: speculation only rides along).
+  const std::vector<gx::Theta> round_a{{0.3, 0.1, 1.0}, {0.3, 1.0, 1.0}, {0.3, 10.0, 0.5}};
+  const std::vector<std::pair<double, double>> speculative{{0.3, 0.2}, {0.3, 3.0}, {2.0, 0.5}};
+  keeping.evaluate(round_a, speculative, true);
+  EXPECT_EQ(keeping.spectral_fits(), 2);
+  EXPECT_EQ(keeping.kept(), 2 * 5);
+  // Round B: kept (ℓ, r) at new σ, and the speculated r: no new reduction, the values of a fresh
+  // computation (up to rounding: another exact route may serve them there).
+  const std::vector<gx::Theta> round_b{{0.3, 0.2, 2.0}, {0.3, 3.0, 0.1}, {0.3, 0.1, 0.25}};
+  const Eigen::MatrixXd b = keeping.evaluate(round_b);
+  EXPECT_EQ(keeping.spectral_fits(), 2);
+  EXPECT_EQ(keeping.cholesky_fits(), 0);
+  const Eigen::MatrixXd b_fresh = fresh.evaluate(round_b);
+  EXPECT_EQ(fresh.spectral_fits(), 2);  // the fresh objective had to reduce ℓ = 0.3
+  for (Eigen::Index j = 0; j < b.rows(); ++j) {
+    for (Eigen::Index k = 0; k < b.cols(); ++k) EXPECT_NEAR(b(j, k), b_fresh(j, k), 1e-10 * (1.0 + b_fresh(j, k)));
+  }
+  // An r neither kept nor speculated: a new fit (one Cholesky per task for a single r).
+  keeping.evaluate({{0.3, 0.7, 1.0}});
+  EXPECT_EQ(keeping.cholesky_fits(), 2);
+  keeping.forget();
+  EXPECT_EQ(keeping.kept(), 0);
+  keeping.evaluate(round_b);  // nothing kept any more: ℓ = 0.3 is reduced again
+  EXPECT_EQ(keeping.spectral_fits(), 4);
+}

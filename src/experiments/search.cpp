@@ -28,7 +28,8 @@ Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, dou
 
 ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads,
                                        PosteriorRoute route)
-    : tasks_(std::move(tasks)), threshold_(threshold), threads_(resolve_threads(threads)), route_(route) {
+    : tasks_(std::move(tasks)), threshold_(threshold), threads_(resolve_threads(threads)), route_(route),
+      kept_(tasks_.size()) {
   require(!tasks_.empty(), "excursion objective: no tasks");
   for (const auto& t : tasks_) {
     require(t.eval_points && t.weights, "excursion objective: task without evaluation points");
@@ -47,7 +48,9 @@ namespace {
 constexpr std::size_t kTridiagonalMinRidges = 3;
 }  // namespace
 
-Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas) const {
+Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
+                                             const std::vector<std::pair<double, double>>& speculative,
+                                             bool keep) const {
   // Group θ by ℓ, then by r (values equal up to rounding, log_key, share a group: refinement steps
   // from neighbouring candidates meet at the same ℓ computed two ways). One posterior per (ℓ, r)
   // and task; every σ of a group from the same z₁.
@@ -58,13 +61,14 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas) c
   struct EllGroup {
     double ell;
     std::vector<RGroup> by_r;
+    std::vector<double> extra_r;  // speculative ridges at this ℓ (not requested now)
   };
   std::vector<EllGroup> groups;
   for (std::size_t k = 0; k < thetas.size(); ++k) {
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const EllGroup& g) { return log_key(g.ell) == log_key(thetas[k].ell); });
     if (it == groups.end()) {
-      groups.push_back({thetas[k].ell, {}});
+      groups.push_back({thetas[k].ell, {}, {}});
       it = std::prev(groups.end());
     }
     auto jt = std::find_if(it->by_r.begin(), it->by_r.end(),
@@ -75,9 +79,20 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas) c
       jt->members.push_back(k);
     }
   }
+  for (const auto& [ell, r] : speculative) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const EllGroup& g) { return log_key(g.ell) == log_key(ell); });
+    if (it == groups.end()) continue;  // speculation only rides along with a reduction of its ℓ
+    const bool requested = std::any_of(it->by_r.begin(), it->by_r.end(),
+                                       [&](const RGroup& g) { return log_key(g.r) == log_key(r); });
+    const bool listed = std::any_of(it->extra_r.begin(), it->extra_r.end(),
+                                    [&](double e) { return log_key(e) == log_key(r); });
+    if (!requested && !listed) it->extra_r.push_back(r);
+  }
   Eigen::MatrixXd out(static_cast<Eigen::Index>(tasks_.size()), static_cast<Eigen::Index>(thetas.size()));
   parallel_for(static_cast<long>(tasks_.size()), threads_, [&](long i) {
     const auto& task = tasks_[static_cast<std::size_t>(i)];
+    auto& kept = kept_[static_cast<std::size_t>(i)];
     const PosteriorRoute route =
         route_ != PosteriorRoute::Auto ? route_
                                        : (task.X.cols() == 1 ? PosteriorRoute::Direct : PosteriorRoute::Hybrid);
@@ -85,43 +100,81 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas) c
     std::optional<SpectralPosterior> family;  // one object per task, refitted per ℓ (storage reused)
     TridiagonalPosterior reduced;
     RidgeCholesky ridge;
-    if (route != PosteriorRoute::Direct) distances.emplace(task.X, *task.eval_points);
-    for (const auto& [ell, by_r] : groups) {
-      const Kernel kernel = Kernel::exponential(ell);
-      const bool spectral = route == PosteriorRoute::Spectral;
-      const bool tridiagonal = route == PosteriorRoute::Hybrid && by_r.size() >= kTridiagonalMinRidges;
-      if (spectral) {
-        if (family) {
-          family->refit(kernel, *distances, task.y);
+    auto distances_of_task = [&]() -> const PairwiseDistances& {
+      if (!distances) distances.emplace(task.X, *task.eval_points);
+      return *distances;
+    };
+    for (const auto& group : groups) {
+      const Kernel kernel = Kernel::exponential(group.ell);
+      const long long ell_key = log_key(group.ell);
+      // z₁ per requested r of this group: kept from an earlier call (hybrid route), or computed now.
+      std::vector<Eigen::VectorXd> z(group.by_r.size());
+      std::vector<double> todo;  // requested ridges not kept
+      for (std::size_t q = 0; q < group.by_r.size(); ++q) {
+        const auto found = kept.find({ell_key, log_key(group.by_r[q].r)});
+        if (route == PosteriorRoute::Hybrid && found != kept.end()) {
+          z[q] = found->second;
         } else {
-          family.emplace(kernel, *distances, task.y);
+          todo.push_back(group.by_r[q].r);
         }
-        spectral_fits_.fetch_add(1, std::memory_order_relaxed);
-      } else if (tridiagonal) {
-        reduced.refit(kernel, *distances, task.y);
-        spectral_fits_.fetch_add(1, std::memory_order_relaxed);
-      } else if (route == PosteriorRoute::Hybrid) {
-        ridge.refit(kernel, *distances);
       }
-      for (const auto& [r, members] : by_r) {
-        Eigen::VectorXd z1;
-        if (spectral) {
-          z1 = family->excursion_z(r, threshold_);
-        } else if (tridiagonal) {
-          z1 = reduced.excursion_z(r, threshold_);
-        } else {
-          z1 = route == PosteriorRoute::Hybrid ? ridge.excursion_z(r, task.y, threshold_)
-                                               : excursion_z(task, ell, r, threshold_);
-          cholesky_fits_.fetch_add(1, std::memory_order_relaxed);
+      if (!todo.empty()) {
+        const std::size_t requested = todo.size();
+        if (route == PosteriorRoute::Hybrid) {
+          for (const double r : group.extra_r) {
+            if (!kept.contains({ell_key, log_key(r)})) todo.push_back(r);
+          }
         }
-        for (const std::size_t k : members) {
+        std::vector<Eigen::VectorXd> fresh(todo.size());
+        if (route == PosteriorRoute::Spectral) {
+          if (family) {
+            family->refit(kernel, distances_of_task(), task.y);
+          } else {
+            family.emplace(kernel, distances_of_task(), task.y);
+          }
+          spectral_fits_.fetch_add(1, std::memory_order_relaxed);
+          for (std::size_t q = 0; q < todo.size(); ++q) fresh[q] = family->excursion_z(todo[q], threshold_);
+        } else if (route == PosteriorRoute::Hybrid && todo.size() >= kTridiagonalMinRidges) {
+          reduced.refit(kernel, distances_of_task(), task.y);
+          spectral_fits_.fetch_add(1, std::memory_order_relaxed);
+          const Eigen::MatrixXd zs = reduced.excursion_z(todo, threshold_);
+          for (std::size_t q = 0; q < todo.size(); ++q) fresh[q] = zs.col(static_cast<Eigen::Index>(q));
+        } else {
+          todo.resize(requested);  // no speculation without a reduction
+          fresh.resize(requested);
+          if (route == PosteriorRoute::Hybrid) ridge.refit(kernel, distances_of_task());
+          for (std::size_t q = 0; q < requested; ++q) {
+            fresh[q] = route == PosteriorRoute::Hybrid ? ridge.excursion_z(todo[q], task.y, threshold_)
+                                                       : excursion_z(task, group.ell, todo[q], threshold_);
+            cholesky_fits_.fetch_add(1, std::memory_order_relaxed);
+          }
+        }
+        for (std::size_t q = 0, t = 0; q < group.by_r.size(); ++q) {
+          if (z[q].size() == 0) z[q] = fresh[t++];
+        }
+        if (keep && route == PosteriorRoute::Hybrid) {
+          for (std::size_t q = 0; q < todo.size(); ++q) kept[{ell_key, log_key(todo[q])}] = std::move(fresh[q]);
+        }
+      }
+      for (std::size_t q = 0; q < group.by_r.size(); ++q) {
+        for (const std::size_t k : group.by_r[q].members) {
           out(i, static_cast<Eigen::Index>(k)) =
-              integrated_bce_from_z(z1 / thetas[k].sigma, task.truth, *task.weights);
+              integrated_bce_from_z(z[q] / thetas[k].sigma, task.truth, *task.weights);
         }
       }
     }
   });
   return out;
+}
+
+void ExcursionObjective::forget() const {
+  for (auto& k : kept_) k.clear();
+}
+
+long ExcursionObjective::kept() const {
+  long count = 0;
+  for (const auto& k : kept_) count += static_cast<long>(k.size());
+  return count;
 }
 
 SearchGrid SearchGrid::log_spaced(double ell_lo, double ell_hi, int n_ell, double r_lo, double r_hi,
@@ -159,13 +212,14 @@ long HyperparameterSearch::distinct_posteriors() const {
   return static_cast<long>(lr.size());
 }
 
-void HyperparameterSearch::ensure(const std::vector<Theta>& thetas) {
+void HyperparameterSearch::ensure(const std::vector<Theta>& thetas,
+                                  const std::vector<std::pair<double, double>>& speculative, bool keep) {
   std::vector<Theta> missing;
   for (const auto& t : thetas) {
     if (!cache_.contains(key(t))) missing.push_back(t);
   }
   if (missing.empty()) return;
-  const Eigen::MatrixXd values = objective_.evaluate(missing);
+  const Eigen::MatrixXd values = objective_.evaluate(missing, speculative, keep);
   for (std::size_t k = 0; k < missing.size(); ++k) {
     cache_[key(missing[k])] = values.col(static_cast<Eigen::Index>(k));
   }
@@ -194,9 +248,17 @@ std::vector<SearchResult> HyperparameterSearch::run_together(
   std::vector<State> states;
   for (const auto* c : constraints) states.push_back({c, {}, {}});
   auto label_of = [](const State& st) { return st.constraint ? " (ε-constrained)" : ""; };
+  // The r-steps of the refinement rounds: round j multiplies r by step^(±1/2^j).
+  std::vector<double> r_steps;
+  for (double step = log_step(spec_.coarse.r); static_cast<int>(r_steps.size()) < spec_.refinement_rounds;) {
+    step = std::sqrt(step);
+    r_steps.push_back(step);
+  }
   // One round for every search: the feasible proposals of all of them are evaluated together, so
-  // an ℓ proposed by two searches is decomposed once per task.
-  auto add_round = [&](const std::vector<std::vector<Theta>>& proposals, const std::string& label) {
+  // an ℓ proposed by two searches is decomposed once per task. Every later round can centre on a
+  // proposal of this round and ask, at its ℓ, for r times the later steps; those (ℓ, r) ride along
+  // as speculation (kept z₁, no new reduction when they are asked for).
+  auto add_round = [&](const std::vector<std::vector<Theta>>& proposals, const std::string& label, int round) {
     std::vector<Theta> all;
     for (std::size_t s = 0; s < states.size(); ++s) {
       auto& st = states[s];
@@ -208,7 +270,24 @@ std::vector<SearchResult> HyperparameterSearch::run_together(
       }
       all.insert(all.end(), st.pending.begin(), st.pending.end());
     }
-    ensure(all);
+    std::vector<double> factors{1.0};  // products of later steps^(−1, 0, 1)
+    for (std::size_t j = static_cast<std::size_t>(round); j < r_steps.size(); ++j) {
+      std::vector<double> next;
+      for (const double f : factors) {
+        for (const double e : {1.0 / r_steps[j], 1.0, r_steps[j]}) next.push_back(f * e);
+      }
+      factors = std::move(next);
+    }
+    std::vector<std::pair<double, double>> speculative;
+    std::set<std::pair<long long, long long>> seen;
+    if (factors.size() > 1) {
+      for (const auto& t : all) {
+        for (const double f : factors) {
+          if (seen.insert({log_key(t.ell), log_key(t.r * f)}).second) speculative.push_back({t.ell, t.r * f});
+        }
+      }
+    }
+    ensure(all, speculative, round < spec_.refinement_rounds);
     for (std::size_t s = 0; s < states.size(); ++s) {
       auto& st = states[s];
       st.evaluated.insert(st.evaluated.end(), st.pending.begin(), st.pending.end());
@@ -224,7 +303,7 @@ std::vector<SearchResult> HyperparameterSearch::run_together(
       for (const double sigma : spec_.coarse.sigma) coarse.push_back({ell, r, sigma});
     }
   }
-  add_round(std::vector<std::vector<Theta>>(states.size(), coarse), "coarse grid");
+  add_round(std::vector<std::vector<Theta>>(states.size(), coarse), "coarse grid", 0);
   for (const auto& st : states) {
     if (st.evaluated.empty()) {
       throw PrivacyError(fmt::format(
@@ -271,7 +350,7 @@ std::vector<SearchResult> HyperparameterSearch::run_together(
       }
       proposals.push_back(std::move(around));
     }
-    add_round(proposals, fmt::format("refinement {}", round));
+    add_round(proposals, fmt::format("refinement {}", round), round);
   }
   std::vector<SearchResult> results;
   for (const auto& st : states) {
@@ -289,6 +368,7 @@ std::vector<SearchResult> HyperparameterSearch::run_together(
     }
     results.push_back(std::move(result));
   }
+  objective_.forget();  // kept z₁ only serve the rounds of this call
   return results;
 }
 

@@ -62,7 +62,16 @@ class ExcursionObjective {
   int threads() const { return threads_; }
   PosteriorRoute route() const { return route_; }
   // tasks x thetas matrix of L_BCE.
-  Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas) const;
+  // Hybrid route only: z₁ of every (ℓ, r) computed with `keep` is kept (m doubles per task) and
+  // reused by later calls, and when an ℓ is reduced anyway, z₁ is also computed (and kept) at the
+  // `speculative` (ℓ, r) of that ℓ, at O(m n) each: a search's next round asks for r next to this
+  // round's, and those then cost no new reduction. Values are the same either way up to rounding.
+  Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas,
+                           const std::vector<std::pair<double, double>>& speculative = {},
+                           bool keep = false) const;
+  // Drops the kept z₁; kept() counts them (over all tasks).
+  void forget() const;
+  long kept() const;
   // Work done so far, summed over tasks: decompositions serving every r (eigen: Spectral,
   // tridiagonal: Hybrid) and single-ridge posteriors (Cholesky: Direct, Hybrid).
   long spectral_fits() const { return spectral_fits_.load(); }
@@ -75,6 +84,8 @@ class ExcursionObjective {
   PosteriorRoute route_;
   mutable std::atomic<long> spectral_fits_{0};
   mutable std::atomic<long> cholesky_fits_{0};
+  // Per task: z₁ by (log_key(ℓ), log_key(r)); each task's map is touched only by its worker.
+  mutable std::vector<std::map<std::pair<long long, long long>, Eigen::VectorXd>> kept_;
 };
 
 struct SearchGrid {
@@ -125,7 +136,9 @@ class HyperparameterSearch {
     auto operator<=>(const Key&) const = default;
   };
   static Key key(const Theta& t);
-  void ensure(const std::vector<Theta>& thetas);
+  // Evaluates the θ not cached yet; passes `speculative` and `keep` to ExcursionObjective::evaluate.
+  void ensure(const std::vector<Theta>& thetas, const std::vector<std::pair<double, double>>& speculative = {},
+              bool keep = false);
 
   const ExcursionObjective& objective_;
   SearchSpec spec_;

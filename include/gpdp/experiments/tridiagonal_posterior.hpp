@@ -15,6 +15,7 @@
 // SpectralPosterior; tested to 1e-10 against Posterior. A pivot D_j ≤ 0 (only if rounding made
 // K + r² I indefinite) is a NumericalError.
 #include <Eigen/Core>
+#include <vector>
 
 #include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/kernel.hpp"
@@ -31,6 +32,9 @@ class TridiagonalPosterior {
   Eigen::VectorXd variance(double r) const;
   // z₁ = (μ_D − t)/√k_D, as SpectralPosterior::excursion_z.
   Eigen::VectorXd excursion_z(double r, double threshold) const;
+  // z₁ for several ridges at once (column k for ridges[k]): one pass over B for all of them, and
+  // the means as one matrix product. Same values as excursion_z per r up to rounding.
+  Eigen::MatrixXd excursion_z(const std::vector<double>& ridges, double threshold) const;
 
  private:
   struct Ldl {
@@ -38,6 +42,7 @@ class TridiagonalPosterior {
     Eigen::VectorXd multipliers; // l_j = L(j+1, j)
   };
   Ldl factor(double r) const;
+  Eigen::VectorXd solve(const Ldl& f) const;  // (T + r² I)⁻¹ Qᵀ y
   Eigen::VectorXd mean(const Ldl& f) const;
   Eigen::VectorXd variance(const Ldl& f) const;
 
