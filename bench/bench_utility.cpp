@@ -250,8 +250,8 @@ void table4_report() {
       " spectral %.1f min; direct %.0f CPU s = %.1f min\n"
       "  ratio direct / default: %.2fx, spectral / default: %.2fx\n",
       fast.distinct_thetas, fast.distinct_posteriors, pairs, pairs, t_fast, fast.seconds_search,
-      fast.seconds_release, fast.eigendecompositions_per_pair, fast.cholesky_per_pair, t_spectral,
-      spectral.eigendecompositions_per_pair, t_direct, direct.seconds_search,
+      fast.seconds_release, fast.reductions_per_pair, fast.cholesky_per_pair, t_spectral,
+      spectral.reductions_per_pair, t_direct, direct.seconds_search,
       same(fast, direct) && same(spectral, direct) ? "yes" : "NO", t_fast * scale, t_fast * scale / 120.0,
       t_spectral * scale / 120.0, t_direct * scale, t_direct * scale / 120.0, t_direct / t_fast,
       t_spectral / t_fast);

@@ -189,9 +189,9 @@ TEST(ExperimentsExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
   // Route choice per task: one reduction (ℓ = 0.1), three single-ridge Cholesky (ℓ = 1: two r,
   // ℓ = 4: one r); the spectral route decomposes each of the three ℓ once.
   const auto n_tasks = static_cast<long>(tasks.size());
-  EXPECT_EQ(hybrid.spectral_fits(), n_tasks);
+  EXPECT_EQ(hybrid.reductions(), n_tasks);
   EXPECT_EQ(hybrid.cholesky_fits(), 3 * n_tasks);
-  EXPECT_EQ(spectral.spectral_fits(), 3 * n_tasks);
+  EXPECT_EQ(spectral.reductions(), 3 * n_tasks);
   EXPECT_EQ(spectral.cholesky_fits(), 0);
 }
 
@@ -211,16 +211,16 @@ TEST(ExperimentsExcursionObjective, KeptAndSpeculativeRidgesNeedNoNewReduction) 
   const std::vector<gx::Theta> round_a{{0.3, 0.1, 1.0}, {0.3, 1.0, 1.0}, {0.3, 10.0, 0.5}};
   const std::vector<std::pair<double, double>> speculative{{0.3, 0.2}, {0.3, 3.0}, {2.0, 0.5}};
   keeping.evaluate(round_a, speculative, true);
-  EXPECT_EQ(keeping.spectral_fits(), 2);
+  EXPECT_EQ(keeping.reductions(), 2);
   EXPECT_EQ(keeping.kept(), 2 * 5);
   // Round B: kept (ℓ, r) at new σ, and the speculated r: no new reduction, the values of a fresh
   // computation (up to rounding: another exact route may serve them there).
   const std::vector<gx::Theta> round_b{{0.3, 0.2, 2.0}, {0.3, 3.0, 0.1}, {0.3, 0.1, 0.25}};
   const Eigen::MatrixXd b = keeping.evaluate(round_b);
-  EXPECT_EQ(keeping.spectral_fits(), 2);
+  EXPECT_EQ(keeping.reductions(), 2);
   EXPECT_EQ(keeping.cholesky_fits(), 0);
   const Eigen::MatrixXd b_fresh = fresh.evaluate(round_b);
-  EXPECT_EQ(fresh.spectral_fits(), 2);  // the fresh objective had to reduce ℓ = 0.3
+  EXPECT_EQ(fresh.reductions(), 2);  // the fresh objective had to reduce ℓ = 0.3
   for (Eigen::Index j = 0; j < b.rows(); ++j) {
     for (Eigen::Index k = 0; k < b.cols(); ++k) EXPECT_NEAR(b(j, k), b_fresh(j, k), 1e-10 * (1.0 + b_fresh(j, k)));
   }
@@ -230,5 +230,5 @@ TEST(ExperimentsExcursionObjective, KeptAndSpeculativeRidgesNeedNoNewReduction) 
   keeping.forget();
   EXPECT_EQ(keeping.kept(), 0);
   keeping.evaluate(round_b);  // nothing kept any more: ℓ = 0.3 is reduced again
-  EXPECT_EQ(keeping.spectral_fits(), 4);
+  EXPECT_EQ(keeping.reductions(), 4);
 }

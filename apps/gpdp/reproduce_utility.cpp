@@ -173,6 +173,7 @@ void run_table(const std::string& target, const ReproduceOptions& o) {
                     {"cutoff_C", r.cutoff_C},
                     {"cutoff_c", r.cutoff_c},
                     {"distinct_thetas", r.distinct_thetas},
+                    {"search_work_per_pair", {{"reductions", r.reductions_per_pair}, {"cholesky", r.cholesky_per_pair}}},
                     {"sampler", r.sampler_method},
                     {"seconds", {{"generate", r.seconds_generate}, {"search", r.seconds_search},
                                  {"validation", r.seconds_validation}, {"release", r.seconds_release}}}});

@@ -44,7 +44,7 @@ namespace {
 // Hybrid route: an ℓ needing at least this many ridges r gets one tridiagonal reduction
 // (TridiagonalPosterior), fewer get one Cholesky each (RidgeCholesky). Measured for n = 400,
 // m = 1600 on one core (bench_utility): a reduction costs about as much as 2–3 Cholesky solves
-// (BM_Tridiagonal2d_PerEll ≈ 32 ms with the kernel matrices, BM_Cholesky2d_PerR ≈ 12 ms).
+// (BM_Tridiagonal2d_PerEll ≈ 25 ms with the kernel matrices, BM_Cholesky2d_PerR ≈ 9 ms).
 constexpr std::size_t kTridiagonalMinRidges = 3;
 }  // namespace
 
@@ -132,11 +132,11 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
           } else {
             family.emplace(kernel, distances_of_task(), task.y);
           }
-          spectral_fits_.fetch_add(1, std::memory_order_relaxed);
+          reductions_.fetch_add(1, std::memory_order_relaxed);
           for (std::size_t q = 0; q < todo.size(); ++q) fresh[q] = family->excursion_z(todo[q], threshold_);
         } else if (route == PosteriorRoute::Hybrid && todo.size() >= kTridiagonalMinRidges) {
           reduced.refit(kernel, distances_of_task(), task.y);
-          spectral_fits_.fetch_add(1, std::memory_order_relaxed);
+          reductions_.fetch_add(1, std::memory_order_relaxed);
           const Eigen::MatrixXd zs = reduced.excursion_z(todo, threshold_);
           for (std::size_t q = 0; q < todo.size(); ++q) fresh[q] = zs.col(static_cast<Eigen::Index>(q));
         } else {

@@ -172,12 +172,12 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
   require(result.epsilon_private < spec.epsilon_max, "study: constrained search returned an infeasible θ");
   result.distinct_thetas = search.distinct_evaluations();
   result.distinct_posteriors = search.distinct_posteriors();
-  result.eigendecompositions_per_pair = static_cast<double>(objective.spectral_fits()) / static_cast<double>(spec.pairs);
+  result.reductions_per_pair = static_cast<double>(objective.reductions()) / static_cast<double>(spec.pairs);
   result.cholesky_per_pair = static_cast<double>(objective.cholesky_fits()) / static_cast<double>(spec.pairs);
   result.seconds_search = seconds_since(t0);
   say(fmt::format("searches done: {} distinct θ, per pair {:.1f} decompositions + {:.1f} "
                   "Cholesky ({:.1f} s); ε(θ*) = {:.4g}, ε(θ_priv) = {:.4g}",
-                  result.distinct_thetas, result.eigendecompositions_per_pair, result.cholesky_per_pair,
+                  result.distinct_thetas, result.reductions_per_pair, result.cholesky_per_pair,
                   result.seconds_search, result.epsilon_unconstrained, result.epsilon_private));
 
   // 3. Validation: C at θ*, c at θ_priv.

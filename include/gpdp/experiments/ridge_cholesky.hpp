@@ -4,10 +4,10 @@
 //   μ_D(x_i)     = K(x_i, X) (K + r² I)⁻¹ y
 //   k_D(x_i,x_i) = k(x_i, x_i) − ‖V_i‖²
 // Same algebra as Posterior and SpectralPosterior (σ = 1), exact up to rounding. Cost per r:
-// n³/3 + m n² flops, against n³-ish + 2 m n² once for an eigendecomposition. So a search step that
-// needs only a few r at some ℓ (the refinement rounds: 3 per candidate) is cheaper this way, and
-// one that needs many (the coarse grid) is cheaper through SpectralPosterior; ExcursionObjective
-// picks per ℓ (see kSpectralMinRidges in search.cpp).
+// n³/3 + m n² flops, against ≈ 4/3 n³ + 2 m n² once per ℓ for a tridiagonal reduction
+// (TridiagonalPosterior) that then serves every r. So an ℓ needed at one or two r is cheaper this
+// way, and one needed at many (the coarse grid) through the reduction; ExcursionObjective picks per
+// ℓ (kTridiagonalMinRidges in search.cpp). The study's 2-D releases also use it (covariance()).
 #include <Eigen/Core>
 
 #include "gpdp/experiments/spectral_posterior.hpp"

@@ -74,7 +74,7 @@ class ExcursionObjective {
   long kept() const;
   // Work done so far, summed over tasks: decompositions serving every r (eigen: Spectral,
   // tridiagonal: Hybrid) and single-ridge posteriors (Cholesky: Direct, Hybrid).
-  long spectral_fits() const { return spectral_fits_.load(); }
+  long reductions() const { return reductions_.load(); }
   long cholesky_fits() const { return cholesky_fits_.load(); }
 
  private:
@@ -82,7 +82,7 @@ class ExcursionObjective {
   double threshold_;
   int threads_;
   PosteriorRoute route_;
-  mutable std::atomic<long> spectral_fits_{0};
+  mutable std::atomic<long> reductions_{0};
   mutable std::atomic<long> cholesky_fits_{0};
   // Per task: z₁ by (log_key(ℓ), log_key(r)); each task's map is touched only by its worker.
   mutable std::vector<std::map<std::pair<long long, long long>, Eigen::VectorXd>> kept_;

@@ -6,8 +6,8 @@
 //   μ_D(x_i)     = B_i (T + r² I)⁻¹ Qᵀ y
 //   k_D(x_i,x_i) = k(x_i, x_i) − Σ_j w_ij² / D_j,  w_i = L⁻¹ B_iᵀ (one forward sweep over B's columns)
 // because (K + r² I)⁻¹ = Q (T + r² I)⁻¹ Qᵀ. Exact algebra, no truncation. Costs for n = 400,
-// m = 1600 on one core (bench_utility): ≈ 26 ms per ℓ (dsytrd + dormtr) and ≈ 1 ms per r, against
-// ≈ 43 ms per ℓ for dsyevd + A = K(xs, X) U.
+// m = 1600 on one core (bench_utility, with the kernel matrices): ≈ 25 ms per ℓ and ≈ 0.3 ms per
+// r, against ≈ 30 ms per ℓ for dsyevd + A = K(xs, X) U (SpectralPosterior).
 //
 // Numerical tolerance: dsytrd and dormtr are backward stable (Q orthogonal to working precision);
 // T + r² I is symmetric positive definite (eigenvalues ≥ r² up to rounding), for which LDLᵀ without

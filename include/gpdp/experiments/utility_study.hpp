@@ -76,7 +76,7 @@ struct StudyResult {
   std::vector<StudyExample> examples;
   long distinct_thetas = 0;      // θ evaluated over the whole population (both searches)
   long distinct_posteriors = 0;  // distinct (ℓ, r) among them: posteriors fitted per pair
-  double eigendecompositions_per_pair = 0.0;  // search work done (ExcursionObjective counters):
+  double reductions_per_pair = 0.0;  // search work done (ExcursionObjective counters):
                                               // reductions serving every r (eigen or tridiagonal)
   double cholesky_per_pair = 0.0;
   std::string sampler_method;
