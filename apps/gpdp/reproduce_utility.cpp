@@ -139,10 +139,12 @@ std::string utility_run_header(const gx::StudySpec& s, const ReproduceOptions& o
   return fmt::format(
       "gpdp {} · `gpdp reproduce {} --seed {} --conversion {}{}{}` · seeded RNG (xoshiro256**, an "
       "experiment, NOT a private release)\n\n"
-      "Scale: {} pairs (validation {}), B = {} releases of L = {} path(s), grid {} ({} points), "
+      "{}Scale: {} pairs (validation {}), B = {} releases of L = {} path(s), grid {} ({} points), "
       "ε₀ = {}. Privacy: {}.\n",
       kVersion, target, o.seed, o.conversion, o.quick ? " --quick" : "",
-      o.pairs > 0 ? fmt::format(" --pairs {}", o.pairs) : "", s.pairs, s.validation_pairs, s.releases,
+      o.pairs > 0 ? fmt::format(" --pairs {}", o.pairs) : "",
+      o.quick ? "**QUICK run: reduced sizes for a quick look, not the paper's scale.** " : "", s.pairs,
+      s.validation_pairs, s.releases,
       s.privacy.paths, s.dim == 1 ? "0:1:800" : (o.quick ? "24 x 24" : "40 x 40"), s.grid.size(),
       s.epsilon_max, s.privacy.description());
 }
@@ -212,7 +214,7 @@ const bool registered = [] {
 
 void run_figure_2d(const std::string& target, double nsr, const ReproduceOptions& o) {
   ReproduceOptions scaled = o;
-  if (o.pairs <= 0) scaled.pairs = o.quick ? 10 : 100;  // θ and C chosen on this many pairs
+  if (o.pairs <= 0) scaled.pairs = o.quick ? 10 : 1000;  // θ and C chosen on this many (Table 4's)
   gx::StudySpec spec = utility_study_spec(2, nsr, 400, scaled, fmt::format("NSR = {:.2f}", nsr));
   spec.keep_examples = 3;
   spec.releases = std::max(spec.releases, 3);
