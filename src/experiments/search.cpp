@@ -56,35 +56,37 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
   // and task; every σ of a group from the same z₁.
   struct RGroup {
     double r;
+    long long key;  // log_key(r)
     std::vector<std::size_t> members;
   };
   struct EllGroup {
     double ell;
+    long long key;  // log_key(ℓ)
     std::vector<RGroup> by_r;
     std::vector<double> extra_r;  // speculative ridges at this ℓ (not requested now)
   };
   std::vector<EllGroup> groups;
   for (std::size_t k = 0; k < thetas.size(); ++k) {
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const EllGroup& g) { return log_key(g.ell) == log_key(thetas[k].ell); });
+    const long long ell_key = log_key(thetas[k].ell);
+    const long long r_key = log_key(thetas[k].r);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const EllGroup& g) { return g.key == ell_key; });
     if (it == groups.end()) {
-      groups.push_back({thetas[k].ell, {}, {}});
+      groups.push_back({thetas[k].ell, ell_key, {}, {}});
       it = std::prev(groups.end());
     }
-    auto jt = std::find_if(it->by_r.begin(), it->by_r.end(),
-                           [&](const RGroup& g) { return log_key(g.r) == log_key(thetas[k].r); });
+    auto jt = std::find_if(it->by_r.begin(), it->by_r.end(), [&](const RGroup& g) { return g.key == r_key; });
     if (jt == it->by_r.end()) {
-      it->by_r.push_back({thetas[k].r, {k}});
+      it->by_r.push_back({thetas[k].r, r_key, {k}});
     } else {
       jt->members.push_back(k);
     }
   }
   for (const auto& [ell, r] : speculative) {
     auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const EllGroup& g) { return log_key(g.ell) == log_key(ell); });
+                           [&](const EllGroup& g) { return g.key == log_key(ell); });
     if (it == groups.end()) continue;  // speculation only rides along with a reduction of its ℓ
     const bool requested = std::any_of(it->by_r.begin(), it->by_r.end(),
-                                       [&](const RGroup& g) { return log_key(g.r) == log_key(r); });
+                                       [&](const RGroup& g) { return g.key == log_key(r); });
     const bool listed = std::any_of(it->extra_r.begin(), it->extra_r.end(),
                                     [&](double e) { return log_key(e) == log_key(r); });
     if (!requested && !listed) it->extra_r.push_back(r);
@@ -106,16 +108,18 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
     };
     for (const auto& group : groups) {
       const Kernel kernel = Kernel::exponential(group.ell);
-      const long long ell_key = log_key(group.ell);
+      const long long ell_key = group.key;
       // z₁ per requested r of this group: kept from an earlier call (hybrid route), or computed now.
       std::vector<Eigen::VectorXd> z(group.by_r.size());
-      std::vector<double> todo;  // requested ridges not kept
+      std::vector<double> todo;           // requested ridges not kept, then the speculative ones
+      std::vector<std::size_t> todo_of;   // which requested r each of the first ones is
       for (std::size_t q = 0; q < group.by_r.size(); ++q) {
-        const auto found = kept.find({ell_key, log_key(group.by_r[q].r)});
+        const auto found = kept.find({ell_key, group.by_r[q].key});
         if (route == PosteriorRoute::Hybrid && found != kept.end()) {
           z[q] = found->second;
         } else {
           todo.push_back(group.by_r[q].r);
+          todo_of.push_back(q);
         }
       }
       if (!todo.empty()) {
@@ -149,9 +153,7 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
             cholesky_fits_.fetch_add(1, std::memory_order_relaxed);
           }
         }
-        for (std::size_t q = 0, t = 0; q < group.by_r.size(); ++q) {
-          if (z[q].size() == 0) z[q] = fresh[t++];
-        }
+        for (std::size_t t = 0; t < requested; ++t) z[todo_of[t]] = fresh[t];
         if (keep && route == PosteriorRoute::Hybrid) {
           for (std::size_t q = 0; q < todo.size(); ++q) kept[{ell_key, log_key(todo[q])}] = std::move(fresh[q]);
         }

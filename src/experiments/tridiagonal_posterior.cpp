@@ -8,6 +8,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
+#include "gpdp/experiments/vector_exp.hpp"
 
 namespace gpdp::experiments {
 
@@ -59,8 +60,7 @@ __attribute__((target("avx2,fma"))) void sweep_avx2(const double* b, long m, lon
 void sweep(const double* b, long m, long n, const double* inv_pivots, const double* multipliers, long ridges,
            double* w, double* explained) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (avx2) {
+  if (avx2_fma_available()) {
     sweep_avx2(b, m, n, inv_pivots, multipliers, ridges, w, explained);
     return;
   }
@@ -144,15 +144,25 @@ Eigen::VectorXd TridiagonalPosterior::solve(const Ldl& f) const {
 
 Eigen::VectorXd TridiagonalPosterior::mean(const Ldl& f) const { return b_ * solve(f); }
 
+Eigen::MatrixXd TridiagonalPosterior::explained(const std::vector<Ldl>& factors) const {
+  // Row i of W_k = B L_k⁻ᵀ is L_k⁻¹ B_iᵀ; one sweep over B's columns for every factor.
+  const Eigen::Index n = this->n();
+  const auto count = static_cast<Eigen::Index>(factors.size());
+  Eigen::MatrixXd inv_pivots(n, count);
+  Eigen::MatrixXd multipliers = Eigen::MatrixXd::Zero(n, count);
+  for (Eigen::Index k = 0; k < count; ++k) {
+    const Ldl& f = factors[static_cast<std::size_t>(k)];
+    inv_pivots.col(k) = f.pivots.cwiseInverse();
+    multipliers.col(k).head(n - 1) = f.multipliers.head(n - 1);
+  }
+  Eigen::MatrixXd w(b_.rows(), count);
+  Eigen::MatrixXd out(b_.rows(), count);
+  sweep(b_.data(), b_.rows(), n, inv_pivots.data(), multipliers.data(), count, w.data(), out.data());
+  return out;
+}
+
 Eigen::VectorXd TridiagonalPosterior::variance(const Ldl& f) const {
-  // Row i of W = B L⁻ᵀ is L⁻¹ B_iᵀ; computed column by column (contiguous, vectorised over i).
-  const Eigen::VectorXd inv_pivots = f.pivots.cwiseInverse();
-  Eigen::VectorXd multipliers = Eigen::VectorXd::Zero(n());
-  multipliers.head(n() - 1) = f.multipliers.head(n() - 1);
-  Eigen::VectorXd w(b_.rows());
-  Eigen::VectorXd explained(b_.rows());
-  sweep(b_.data(), b_.rows(), n(), inv_pivots.data(), multipliers.data(), 1, w.data(), explained.data());
-  return (prior_var_ - explained.array()).matrix();
+  return (prior_var_ - explained({f}).col(0).array()).matrix();
 }
 
 Eigen::VectorXd TridiagonalPosterior::mean(double r) const { return mean(factor(r)); }
@@ -164,26 +174,15 @@ Eigen::VectorXd TridiagonalPosterior::excursion_z(double r, double threshold) co
 }
 
 Eigen::MatrixXd TridiagonalPosterior::excursion_z(const std::vector<double>& ridges, double threshold) const {
-  const Eigen::Index n = this->n();
-  const Eigen::Index m = b_.rows();
-  const auto count = static_cast<Eigen::Index>(ridges.size());
-  Eigen::MatrixXd inv_pivots(n, count);
-  Eigen::MatrixXd multipliers = Eigen::MatrixXd::Zero(n, count);
-  Eigen::MatrixXd v(n, count);  // (T + r_k² I)⁻¹ Qᵀ y
-  for (Eigen::Index k = 0; k < count; ++k) {
-    const Ldl f = factor(ridges[static_cast<std::size_t>(k)]);
-    inv_pivots.col(k) = f.pivots.cwiseInverse();
-    multipliers.col(k).head(n - 1) = f.multipliers.head(n - 1);
-    v.col(k) = solve(f);
-  }
+  std::vector<Ldl> factors;
+  factors.reserve(ridges.size());
+  for (const double r : ridges) factors.push_back(factor(r));
+  Eigen::MatrixXd v(n(), static_cast<Eigen::Index>(ridges.size()));  // (T + r_k² I)⁻¹ Qᵀ y
+  for (std::size_t k = 0; k < factors.size(); ++k) v.col(static_cast<Eigen::Index>(k)) = solve(factors[k]);
   const Eigen::MatrixXd mu = b_ * v;
-  Eigen::MatrixXd w(m, count);
-  Eigen::MatrixXd explained(m, count);
-  sweep(b_.data(), m, n, inv_pivots.data(), multipliers.data(), count, w.data(), explained.data());
-  Eigen::MatrixXd z(m, count);
-  for (Eigen::Index k = 0; k < count; ++k) {
-    z.col(k) = standardised_excess(mu.col(k), (prior_var_ - explained.col(k).array()).matrix(), threshold);
-  }
+  const Eigen::MatrixXd kd = (prior_var_ - explained(factors).array()).matrix();
+  Eigen::MatrixXd z(mu.rows(), mu.cols());
+  for (Eigen::Index k = 0; k < z.cols(); ++k) z.col(k) = standardised_excess(mu.col(k), kd.col(k), threshold);
   return z;
 }
 

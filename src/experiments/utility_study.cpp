@@ -55,13 +55,21 @@ std::vector<ExcursionTask> to_tasks(const std::vector<ExcursionPair>& pairs,
   return tasks;
 }
 
-// z₁ at one θ: the Markov engine in 1-D (O(n + m)), one Cholesky on the grid distances otherwise
-// (BLAS trsm: about 4x faster than Posterior's for n = 400, m = 1600).
-Eigen::VectorXd z_at(const ExcursionTask& task, const Theta& t, double threshold) {
-  if (task.X.cols() == 1) return excursion_z(task, t.ell, t.r, threshold);
+// z₁ at one θ: the Markov engine in 1-D (O(n + m)); given the pair's grid distances (2-D), one
+// Cholesky on them (BLAS trsm: about 4x faster than Posterior's for n = 400, m = 1600).
+Eigen::VectorXd z_at(const ExcursionTask& task, const Theta& t, double threshold,
+                     const PairwiseDistances* distances) {
+  if (distances == nullptr) return excursion_z(task, t.ell, t.r, threshold);
   RidgeCholesky ridge;
-  ridge.refit(Kernel::exponential(t.ell), PairwiseDistances(task.X, *task.eval_points));
+  ridge.refit(Kernel::exponential(t.ell), *distances);
   return ridge.excursion_z(t.r, task.y, threshold);
+}
+
+// The pair's distances to the grid, shared by its z₁ and its draws (2-D only).
+std::optional<PairwiseDistances> grid_distances(const StudySpec& spec, const ExcursionPair& pair,
+                                                const Points& grid_points) {
+  if (spec.dim < 2) return std::nullopt;
+  return PairwiseDistances(pair.X, grid_points);
 }
 
 Posterior posterior_at(const ExcursionPair& pair, const Theta& t) {
@@ -75,18 +83,17 @@ Eigen::VectorXd probability_from_z(const Eigen::VectorXd& z1, double sigma) {
 }
 
 // B·L draws at θ_priv on the grid (smoothed if asked): the only input of the release.
-// `prior_on_grid` (2-D, dense sampler): K(grid, grid) at θ_priv's ℓ, the same for every pair, so the
-// exact dense draw N(μ_D, σ² (K(grid, grid) − V Vᵀ)) costs one Cholesky of K + r² I, one trsm, one
-// syrk and the m x m factorisation (factor_psd, as the dense sampler); otherwise the sampler
-// dispatch of sample() (the Markov engine in 1-D).
+// `prior_on_grid` (2-D, dense sampler, with the pair's grid `distances`): K(grid, grid) at θ_priv's
+// ℓ, the same for every pair, so the exact dense draw N(μ_D, σ² (K(grid, grid) − V Vᵀ)) costs one
+// Cholesky of K + r² I, one trsm, one syrk and the m x m factorisation (factor_psd, as the dense
+// sampler); otherwise the sampler dispatch of sample() (the Markov engine in 1-D).
 Eigen::MatrixXd private_paths(const StudySpec& spec, const ExcursionPair& pair, const Theta& theta,
                               int count, Rng& rng, std::string* method,
-                              const Eigen::MatrixXd* prior_on_grid = nullptr) {
+                              const Eigen::MatrixXd* prior_on_grid, const PairwiseDistances* distances) {
   Eigen::MatrixXd values;
-  if (prior_on_grid != nullptr) {
+  if (prior_on_grid != nullptr && distances != nullptr) {
     RidgeCholesky ridge;
-    const Points grid_points = spec.grid.points();
-    ridge.refit(Kernel::exponential(theta.ell), PairwiseDistances(pair.X, grid_points));
+    ridge.refit(Kernel::exponential(theta.ell), *distances);
     Eigen::VectorXd mean;
     Eigen::VectorXd variance;
     ridge.posterior(theta.r, pair.y, mean, variance);
@@ -195,8 +202,10 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
   parallel_for(static_cast<long>(validation.size()), spec.threads, [&](long j) {
     const auto& pair = validation[static_cast<std::size_t>(j)];
     const ExcursionTask task{pair.X, pair.y, grid_points, weights, pair.truth};
+    const auto distances = grid_distances(spec, pair, *grid_points);
+    const PairwiseDistances* d = distances ? &*distances : nullptr;
     const Eigen::VectorXd p =
-        probability_from_z(z_at(task, result.theta_unconstrained, t), result.theta_unconstrained.sigma);
+        probability_from_z(z_at(task, result.theta_unconstrained, t, d), result.theta_unconstrained.sigma);
     for (Eigen::Index k = 0; k < nC; ++k) {
       iou_C(j, k) = intersection_over_union(
           indicator_at_least(p, spec.probability_cutoffs[static_cast<std::size_t>(k)]), pair.truth, *weights);
@@ -205,7 +214,7 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
       SeededRng rng = base.split(kValidationReleaseStream + static_cast<std::uint64_t>(j));
       const Eigen::MatrixXd paths =
           private_paths(spec, pair, result.theta_private, validation_releases * L, rng, nullptr,
-                        shared_prior);
+                        shared_prior, d);
       for (int k = 1; k <= L; ++k) {
         double sum = 0.0;
         for (int b = 0; b < validation_releases; ++b) {
@@ -248,13 +257,15 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
     out.bce_unconstrained = best.per_task[j];
     out.bce_private = best_private.per_task[j];
     const ExcursionTask task{pair.X, pair.y, grid_points, weights, pair.truth};
+    const auto distances = grid_distances(spec, pair, *grid_points);
+    const PairwiseDistances* d = distances ? &*distances : nullptr;
     const Eigen::VectorXd p =
-        probability_from_z(z_at(task, result.theta_unconstrained, t), result.theta_unconstrained.sigma);
+        probability_from_z(z_at(task, result.theta_unconstrained, t, d), result.theta_unconstrained.sigma);
     const Eigen::VectorXd set_unc = indicator_at_least(p, result.cutoff_C);
     out.iou_unconstrained = intersection_over_union(set_unc, pair.truth, *weights);
     SeededRng rng = base.split(kReleaseStream + static_cast<std::uint64_t>(j));
     const Eigen::MatrixXd paths = private_paths(spec, pair, result.theta_private, spec.releases * L, rng,
-                                                &methods[static_cast<std::size_t>(j)], shared_prior);
+                                                &methods[static_cast<std::size_t>(j)], shared_prior, d);
     Eigen::VectorXd ious(spec.releases);
     for (int b = 0; b < spec.releases; ++b) {
       ious[b] = intersection_over_union(

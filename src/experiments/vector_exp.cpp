@@ -26,17 +26,13 @@ __attribute__((target("avx2,fma"))) void exp_scaled_avx2(const double* in, doubl
   }
   exp_scaled_scalar(in + i, out + i, count - i, scale);
 }
-
-bool cpu_has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return yes;
-}
 #endif
 }  // namespace
 
-bool exp_scaled_is_vectorised() {
-#ifdef GPDP_HAVE_LIBMVEC_AVX2
-  return cpu_has_avx2();
+bool avx2_fma_available() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return yes;
 #else
   return false;
 #endif
@@ -44,7 +40,7 @@ bool exp_scaled_is_vectorised() {
 
 void exp_scaled(const double* in, double* out, std::size_t count, double scale) {
 #ifdef GPDP_HAVE_LIBMVEC_AVX2
-  if (cpu_has_avx2()) {
+  if (avx2_fma_available()) {
     exp_scaled_avx2(in, out, count, scale);
     return;
   }

@@ -44,6 +44,8 @@ class TridiagonalPosterior {
   Ldl factor(double r) const;
   Eigen::VectorXd solve(const Ldl& f) const;  // (T + r² I)⁻¹ Qᵀ y
   Eigen::VectorXd mean(const Ldl& f) const;
+  // Σ_j w_ij² / D_j per point (rows) and factor (columns): k(x, x) − k_D(x, x).
+  Eigen::MatrixXd explained(const std::vector<Ldl>& factors) const;
   Eigen::VectorXd variance(const Ldl& f) const;
 
   Eigen::VectorXd diag_, offdiag_;  // T

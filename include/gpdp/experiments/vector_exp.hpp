@@ -9,7 +9,8 @@ namespace gpdp::experiments {
 
 void exp_scaled(const double* in, double* out, std::size_t count, double scale);
 
-// Whether exp_scaled takes the AVX2 path on this machine (reported by the benchmark).
-bool exp_scaled_is_vectorised();
+// Whether this CPU has AVX2 + FMA (checked once): exp_scaled and the tridiagonal sweep then take
+// their AVX2 paths. The benchmark reports it.
+bool avx2_fma_available();
 
 }  // namespace gpdp::experiments
