@@ -36,7 +36,8 @@ double dense_scan_epsilon(const Accountant& acc, double delta, int points) {
   for (int i = 1; i < points; ++i) {
     const double alpha = 1.0 + (top - 1.0) * std::pow(1e-9, 1.0 - static_cast<double>(i) / points);
     const double R = acc.rdp(alpha);
-    if (std::isfinite(R)) best = std::min(best, epsilon_at_order(R, alpha, delta, Conversion::Mironov));
+    if (std::isfinite(R))
+      best = std::min(best, epsilon_at_order(R, alpha, delta, Conversion::Mironov));
   }
   return best;
 }
@@ -49,7 +50,8 @@ void timed(benchmark::State& state, int slot, F f) {
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     benchmark::DoNotOptimize(f());
-    g_us[slot] += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    g_us[slot] +=
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     ++g_n[slot];
   }
 }
@@ -66,13 +68,15 @@ void BM_epsilon_dense_scan(benchmark::State& state) {
 }
 void BM_calibrate_r(benchmark::State& state) {
   timed(state, 2, [&] {
-    return calibrate(mechanism(1.0, 1.0), 1, CalibrationParameter::R, {10.0, 0.005, Conversion::Mironov})
+    return calibrate(mechanism(1.0, 1.0), 1, CalibrationParameter::R,
+                     {10.0, 0.005, Conversion::Mironov})
         .value;
   });
 }
 void BM_calibrate_sigma(benchmark::State& state) {
   timed(state, 3, [&] {
-    return calibrate(mechanism(2.0, 1.0), 1, CalibrationParameter::Sigma, {3.0, 0.005, Conversion::Mironov})
+    return calibrate(mechanism(2.0, 1.0), 1, CalibrationParameter::Sigma,
+                     {3.0, 0.005, Conversion::Mironov})
         .value;
   });
 }
@@ -105,10 +109,12 @@ int main(int argc, char** argv) {
   for (int a = 12; a <= 63; ++a) grid.push_back(a);
   for (double alpha : grid) {
     const double R = low.rdp(alpha);
-    if (std::isfinite(R)) grid_eps = std::min(grid_eps, epsilon_at_order(R, alpha, 1e-5, Conversion::Mironov));
+    if (std::isfinite(R))
+      grid_eps = std::min(grid_eps, epsilon_at_order(R, alpha, 1e-5, Conversion::Mironov));
   }
-  std::printf("  r = 30, sigma = 10, delta = 1e-5: optimised eps = %.6g at alpha* = %.4g; fixed grid "
-              "(<= 63) eps = %.6g (%.2fx)\n",
-              opt.epsilon, opt.alpha, grid_eps, grid_eps / opt.epsilon);
+  std::printf(
+      "  r = 30, sigma = 10, delta = 1e-5: optimised eps = %.6g at alpha* = %.4g; fixed grid "
+      "(<= 63) eps = %.6g (%.2fx)\n",
+      opt.epsilon, opt.alpha, grid_eps, grid_eps / opt.epsilon);
   return 0;
 }

@@ -16,9 +16,9 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 #include "gpdp/attack/gauss_hermite.hpp"
@@ -82,13 +82,15 @@ void release_one_point(benchmark::State& state) {
 void release_sample_dense(benchmark::State& state) {
   const ShadowSetting s;
   std::vector<Posterior> posts;
-  for (const auto& d : datasets(kDatasets, 3)) posts.emplace_back(s.kernel, d.X, d.y, Hyperparameters{1.0, 1.0});
+  for (const auto& d : datasets(kDatasets, 3))
+    posts.emplace_back(s.kernel, d.X, d.y, Hyperparameters{1.0, 1.0});
   const Points x0 = Points::Constant(1, 1, 0.5);
   SeededRng rng(4);
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     double acc = 0.0;
-    for (const auto& p : posts) acc += sample(p, x0, 1, rng, {.method = SamplerMethod::Dense}).values(0, 0);
+    for (const auto& p : posts)
+      acc += sample(p, x0, 1, rng, {.method = SamplerMethod::Dense}).values(0, 0);
     benchmark::DoNotOptimize(acc);
     g_sample_seconds = seconds_since(t0);
   }
@@ -133,7 +135,8 @@ void baseline_likelihood(benchmark::State& state) {
         for (std::size_t q = 0; q < gh.nodes.size(); ++q) {
           const double u = std::tanh(0.5 * (m[j] + std::sqrt(2.0) * tau[j] * gh.nodes[q]));
           const double z = (ti - u) / s;
-          dens += w[j] * gh.weights[q] / std::sqrt(M_PI) * std::exp(-0.5 * z * z) / (s * std::sqrt(2 * M_PI));
+          dens += w[j] * gh.weights[q] / std::sqrt(M_PI) * std::exp(-0.5 * z * z) /
+                  (s * std::sqrt(2 * M_PI));
         }
       }
       ll += std::log(dens);
@@ -145,13 +148,25 @@ void baseline_likelihood(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(fig2_item, r=0.1, 0.1)->Unit(benchmark::kSecond)->Iterations(1);
-BENCHMARK_CAPTURE(fig2_item, r=1, 1.0)->Unit(benchmark::kSecond)->Iterations(1);
-BENCHMARK_CAPTURE(fig2_item, r=10, 10.0)->Unit(benchmark::kSecond)->Iterations(1);
-BENCHMARK(release_one_point)->Name("release/one_point")->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(release_sample_dense)->Name("release/sample_dense")->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(baseline_draws)->Name("baseline/draws_1e3_per_set")->Unit(benchmark::kSecond)->Iterations(1);
-BENCHMARK(baseline_likelihood)->Name("baseline/likelihood_eval_1e4")->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK_CAPTURE(fig2_item, r = 0.1, 0.1)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK_CAPTURE(fig2_item, r = 1, 1.0)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK_CAPTURE(fig2_item, r = 10, 10.0)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(release_one_point)
+    ->Name("release/one_point")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK(release_sample_dense)
+    ->Name("release/sample_dense")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK(baseline_draws)
+    ->Name("baseline/draws_1e3_per_set")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK(baseline_likelihood)
+    ->Name("baseline/likelihood_eval_1e4")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
@@ -160,24 +175,29 @@ int main(int argc, char** argv) {
   if (g_item_count > 0) {
     const double item = g_item_seconds / g_item_count;
     const double projected = item * kFig2Items / 2.0;
-    std::printf("\nFigure 2 sweep (130 items of 4·10⁴ datasets x 4 σ), MEASURED on %d items, SCALED:\n",
-                g_item_count);
+    std::printf(
+        "\nFigure 2 sweep (130 items of 4·10⁴ datasets x 4 σ), MEASURED on %d items, SCALED:\n",
+        g_item_count);
     const double cpu = g_item_cpu_seconds / g_item_count;
-    std::printf("  this implementation: %.2f s per item (wall; CPU %.2f s) -> %.0f s (%.1f min) on 2 "
-                "threads (%.0f s from CPU time, i.e. on 2 idle cores)\n",
-                item, cpu, projected, projected / 60.0, cpu * kFig2Items / 2.0);
+    std::printf(
+        "  this implementation: %.2f s per item (wall; CPU %.2f s) -> %.0f s (%.1f min) on 2 "
+        "threads (%.0f s from CPU time, i.e. on 2 idle cores)\n",
+        item, cpu, projected, projected / 60.0, cpu * kFig2Items / 2.0);
     if (g_baseline_draw_seconds > 0 && g_baseline_eval_seconds > 0) {
       const double baseline_item = g_baseline_draw_seconds + g_baseline_eval_seconds * 1200.0 * 8.0;
       const double baseline = baseline_item * kFig2Items / 2.0;
-      std::printf("  straightforward dense: %.1f s per item (draws %.1f s + fits %.1f s) -> %.0f s (%.1f h)\n",
-                  baseline_item, g_baseline_draw_seconds, g_baseline_eval_seconds * 9600.0, baseline,
-                  baseline / 3600.0);
+      std::printf(
+          "  straightforward dense: %.1f s per item (draws %.1f s + fits %.1f s) -> %.0f s (%.1f "
+          "h)\n",
+          baseline_item, g_baseline_draw_seconds, g_baseline_eval_seconds * 9600.0, baseline,
+          baseline / 3600.0);
       std::printf("  ratio (dense / this, wall times of this run): %.1fx\n", baseline_item / item);
     }
   }
   if (g_one_point_seconds > 0 && g_sample_seconds > 0) {
-    std::printf("one-point releases of 10⁴ datasets: direct %.2f ms, gpdp::sample(Dense) %.1f ms (%.0fx)\n",
-                g_one_point_seconds * 1e3, g_sample_seconds * 1e3, g_sample_seconds / g_one_point_seconds);
+    std::printf(
+        "one-point releases of 10⁴ datasets: direct %.2f ms, gpdp::sample(Dense) %.1f ms (%.0fx)\n",
+        g_one_point_seconds * 1e3, g_sample_seconds * 1e3, g_sample_seconds / g_one_point_seconds);
   }
   return 0;
 }

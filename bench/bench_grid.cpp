@@ -1,6 +1,7 @@
 // Grid sampling benchmarks (SPEC §3, issue target: 1024x1024 grid, n = 10⁴ data, one exact draw in
 // under 15 s and 6 GB on a 2-core machine).
-//   prior_draw/<kernel>/<n>   one exact prior draw on an n x n grid of [0,1]² by circulant embedding
+//   prior_draw/<kernel>/<n>   one exact prior draw on an n x n grid of [0,1]² by circulant
+//   embedding
 //                             (embedding built once, outside the timing; its kind is printed)
 //   embedding_search/...      finding a nonnegative definite embedding (failed candidates included)
 //   pathwise/1024/n=10000     the whole job: Posterior (O(n³) Cholesky of K + r²I), the embedding
@@ -45,10 +46,11 @@ Posterior grid_posterior(const Kernel& kernel, const Grid& grid, long n, std::ui
   Points x(n, 2);
   Eigen::VectorXd y(n);
   for (long i = 0; i < n; ++i) {
-    const auto j = static_cast<Eigen::Index>(rng.next_u64() % static_cast<std::uint64_t>(grid.size()));
+    const auto j =
+        static_cast<Eigen::Index>(rng.next_u64() % static_cast<std::uint64_t>(grid.size()));
     x.row(i) = nodes.row(j);
-    y[i] = std::clamp(std::sin(6.0 * x(i, 0)) * std::cos(4.0 * x(i, 1)) + 0.2 * rng.standard_normal(),
-                      -1.0, 1.0);
+    y[i] = std::clamp(
+        std::sin(6.0 * x(i, 0)) * std::cos(4.0 * x(i, 1)) + 0.2 * rng.standard_normal(), -1.0, 1.0);
   }
   return Posterior(kernel, x, y, {0.5, 1.0});
 }
@@ -109,7 +111,8 @@ void dense_small(benchmark::State& state, double ell) {
 }
 
 // Every candidate embedding of the 2-D exponential kernel (ℓ = 1) on a 129 x 129 lattice of the
-// unit square: the trap (minimal and moderate padding are not nonnegative definite) and the cut-off.
+// unit square: the trap (minimal and moderate padding are not nonnegative definite) and the
+// cut-off.
 void print_embedding_table() {
   const Kernel kernel = Kernel::exponential(1.0);
   const Lattice lattice = unit_square(129);
@@ -117,7 +120,8 @@ void print_embedding_table() {
   options.paddings = {2.0, 4.0, 6.0, 7.0};
   std::printf("embedding candidates, exponential ℓ = 1, 129x129 lattice of [0,1]²:\n");
   for (const auto& choice : CirculantEmbedding::candidates(kernel, lattice, options)) {
-    std::printf("  %s\n", CirculantEmbedding::build(kernel, lattice, choice).attempt().describe().c_str());
+    std::printf("  %s\n",
+                CirculantEmbedding::build(kernel, lattice, choice).attempt().describe().c_str());
   }
 }
 
@@ -141,17 +145,29 @@ int main(int argc, char** argv) {
   for (const double ell : {0.1, 1.0}) {
     const std::string tag = ell == 0.1 ? "exp0.1" : "exp1";
     benchmark::RegisterBenchmark(("pathwise/" + tag + "/1024").c_str(), pathwise_job, ell)
-        ->Arg(10000)->Iterations(1)->Unit(kMillisecond)->UseRealTime();
+        ->Arg(10000)
+        ->Iterations(1)
+        ->Unit(kMillisecond)
+        ->UseRealTime();
   }
   for (const double ell : {0.1, 1.0}) {
     const std::string tag = ell == 0.1 ? "exp0.1" : "exp1";
     benchmark::RegisterBenchmark(("prior_draw/" + tag).c_str(), prior_draw, ell)
-        ->Arg(256)->Arg(512)->Arg(1024)->Unit(kMillisecond)->UseRealTime();
+        ->Arg(256)
+        ->Arg(512)
+        ->Arg(1024)
+        ->Unit(kMillisecond)
+        ->UseRealTime();
     benchmark::RegisterBenchmark(("embedding_search/" + tag).c_str(), embedding_search, ell)
-        ->Arg(1024)->Iterations(1)->Unit(kMillisecond)->UseRealTime();
+        ->Arg(1024)
+        ->Iterations(1)
+        ->Unit(kMillisecond)
+        ->UseRealTime();
   }
   benchmark::RegisterBenchmark("dense/exp0.1/40x40", dense_small, 0.1)
-      ->Iterations(3)->Unit(kMillisecond)->UseRealTime();
+      ->Iterations(3)
+      ->Unit(kMillisecond)
+      ->UseRealTime();
 
   benchmark::Initialize(&argc, argv);
   print_embedding_table();
@@ -162,11 +178,15 @@ int main(int argc, char** argv) {
   auto get = [&](const std::string& k) { return s.count(k) ? s.at(k) : 0.0; };
   std::printf("\nratios (times from this run):\n");
   for (const std::string tag : {"exp0.1", "exp1"}) {
-    auto draw = [&](int n) { return get("prior_draw/" + tag + "/" + std::to_string(n) + "/real_time"); };
+    auto draw = [&](int n) {
+      return get("prior_draw/" + tag + "/" + std::to_string(n) + "/real_time");
+    };
     const double t256 = draw(256);
     if (t256 > 0) {
-      std::printf("  prior draw %s: 512² / 256² = %.2f, 1024² / 256² = %.2f  (m log m predicts ~4.3, ~18)\n",
-                  tag.c_str(), draw(512) / t256, draw(1024) / t256);
+      std::printf(
+          "  prior draw %s: 512² / 256² = %.2f, 1024² / 256² = %.2f  (m log m predicts ~4.3, "
+          "~18)\n",
+          tag.c_str(), draw(512) / t256, draw(1024) / t256);
     }
   }
   const double dense = get("dense/exp0.1/40x40/iterations:3/real_time");
@@ -174,9 +194,10 @@ int main(int argc, char** argv) {
   for (const std::string tag : {"exp0.1", "exp1"}) {
     const double pw = get("pathwise/" + tag + "/1024/10000/iterations:1/real_time");
     if (pw > 0 && dense > 0) {
-      std::printf("  pathwise %s 1024² n=10⁴: %.2f s; dense on 40x40 %.3f s x (1024²/1600)³ = %.3g s "
-                  "(cubic-cost extrapolation): dense / pathwise = %.3g\n",
-                  tag.c_str(), pw, dense, dense * scale, dense * scale / pw);
+      std::printf(
+          "  pathwise %s 1024² n=10⁴: %.2f s; dense on 40x40 %.3f s x (1024²/1600)³ = %.3g s "
+          "(cubic-cost extrapolation): dense / pathwise = %.3g\n",
+          tag.c_str(), pw, dense, dense * scale, dense * scale / pw);
     }
   }
   std::printf("  peak RSS of the process at the end: %.2f GB\n", peak_rss_gb());

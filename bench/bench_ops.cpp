@@ -38,7 +38,8 @@ const ops::LogisticModel& adult_model() {
 
 // Baseline: the previous LogisticModel::log_likelihood (dense products via BLAS, a separate
 // per-record loop with two transcendental calls for the value and one for the weight).
-double baseline_log_likelihood(const Eigen::MatrixXd& z, const Eigen::VectorXd& theta, Eigen::VectorXd* grad) {
+double baseline_log_likelihood(const Eigen::MatrixXd& z, const Eigen::VectorXd& theta,
+                               Eigen::VectorXd* grad) {
   const Eigen::VectorXd margin = z * theta;
   double total = 0.0;
   Eigen::VectorXd weight(margin.size());
@@ -71,7 +72,8 @@ class CountingModel final : public ops::BoundedLikelihoodModel {
     ++gradient_calls;
     return m_.log_likelihood_gradient(th);
   }
-  Eigen::VectorXd batch_gradient(const Eigen::VectorXd& th, std::span<const Eigen::Index> b) const override {
+  Eigen::VectorXd batch_gradient(const Eigen::VectorXd& th,
+                                 std::span<const Eigen::Index> b) const override {
     return m_.batch_gradient(th, b);
   }
   Eigen::MatrixXd log_likelihood_hessian(const Eigen::VectorXd& th) const override {
@@ -95,7 +97,8 @@ void BM_Gradient_BaselineDenseBlas(benchmark::State& state) {
   const auto& m = adult_model();
   const Eigen::VectorXd th = test_theta(m.dim());
   Eigen::VectorXd g;
-  for (auto _ : state) benchmark::DoNotOptimize(baseline_log_likelihood(m.signed_features(), th, &g));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(baseline_log_likelihood(m.signed_features(), th, &g));
 }
 BENCHMARK(BM_Gradient_BaselineDenseBlas)->Unit(benchmark::kMicrosecond);
 
@@ -133,16 +136,21 @@ void report() {
     return (cpu_seconds() - t0) / calls;
   };
   const int calls = 200;
-  const double t_base = per_call([&] { benchmark::DoNotOptimize(baseline_log_likelihood(m.signed_features(), th, &g_base)); }, calls);
-  const double t_value = per_call([&] { benchmark::DoNotOptimize(m.log_likelihood(th, &g_new)); }, calls);
-  const double t_grad = per_call([&] { benchmark::DoNotOptimize(m.log_likelihood_gradient(th)); }, calls);
+  const double t_base = per_call(
+      [&] { benchmark::DoNotOptimize(baseline_log_likelihood(m.signed_features(), th, &g_base)); },
+      calls);
+  const double t_value =
+      per_call([&] { benchmark::DoNotOptimize(m.log_likelihood(th, &g_new)); }, calls);
+  const double t_grad =
+      per_call([&] { benchmark::DoNotOptimize(m.log_likelihood_gradient(th)); }, calls);
   std::printf("\nAdult: N = %ld, d = %ld, sparse storage: %s\n", static_cast<long>(m.size()),
               static_cast<long>(m.dim()), m.uses_sparse_storage() ? "yes" : "no");
   std::printf("agreement with the baseline: |value diff| = %.3g, max |grad diff| = %.3g\n",
               std::abs(v_base - v_new), (g_base - g_new).cwiseAbs().maxCoeff());
-  std::printf("CPU ms per call: baseline value+gradient %.3f, model value+gradient %.3f (x%.1f), "
-              "model gradient only %.3f (x%.1f)\n",
-              1e3 * t_base, 1e3 * t_value, t_base / t_value, 1e3 * t_grad, t_base / t_grad);
+  std::printf(
+      "CPU ms per call: baseline value+gradient %.3f, model value+gradient %.3f (x%.1f), "
+      "model gradient only %.3f (x%.1f)\n",
+      1e3 * t_base, 1e3 * t_value, t_base / t_value, 1e3 * t_grad, t_base / t_grad);
 
   // One OPS draw at the reproduce settings (2 chains × (200 + 100) iterations, integration time
   // ≈ 3, at most 8 leapfrog steps), and the same with the old fixed 8 leapfrog steps per iteration.
@@ -156,21 +164,23 @@ void report() {
     const double t0 = cpu_seconds();
     const ops::OpsRelease r = ops::one_posterior_sample(counted, epsilon, o, rng);
     const double t = cpu_seconds() - t0;
-    std::printf("  %-34s eps = %-4g %6.2f CPU s, %5ld value+gradient and %5ld gradient-only evaluations, "
-                "max R-hat %.3f, min ESS %.0f\n",
-                integration_time > 1e6 ? "fixed 8 leapfrog steps (old):" : "integration time 3 (default):",
-                epsilon, t, counted.value_calls, counted.gradient_calls, r.diagnostics.max_rhat,
-                r.diagnostics.min_ess);
+    std::printf(
+        "  %-34s eps = %-4g %6.2f CPU s, %5ld value+gradient and %5ld gradient-only evaluations, "
+        "max R-hat %.3f, min ESS %.0f\n",
+        integration_time > 1e6 ? "fixed 8 leapfrog steps (old):" : "integration time 3 (default):",
+        epsilon, t, counted.value_calls, counted.gradient_calls, r.diagnostics.max_rhat,
+        r.diagnostics.min_ess);
     return std::pair{t, counted.value_calls + counted.gradient_calls};
   };
   std::printf("one OPS draw on Adult:\n");
   for (const double eps : {0.1, 1.0}) {
     const auto [t_new, n_new] = draw(3.0, eps);
     const auto [t_old, n_old] = draw(1e9, eps);
-    std::printf("  eps = %g: old sampler with the baseline likelihood ~ %ld x %.2f ms = %.1f CPU s; "
-                "new draw %.2f CPU s: x%.1f\n",
-                eps, n_old, 1e3 * t_base, static_cast<double>(n_old) * t_base, t_new,
-                static_cast<double>(n_old) * t_base / t_new);
+    std::printf(
+        "  eps = %g: old sampler with the baseline likelihood ~ %ld x %.2f ms = %.1f CPU s; "
+        "new draw %.2f CPU s: x%.1f\n",
+        eps, n_old, 1e3 * t_base, static_cast<double>(n_old) * t_base, t_new,
+        static_cast<double>(n_old) * t_base / t_new);
     (void)t_old;
     (void)n_new;
   }

@@ -81,11 +81,16 @@ void BM_Sample2D(benchmark::State& state, gpdp::SamplerMethod method) {
   }
 }
 BENCHMARK_CAPTURE(BM_Sample2D, dense, gpdp::SamplerMethod::Dense)
-    ->Arg(16)->Arg(32)->Arg(48)
+    ->Arg(16)
+    ->Arg(32)
+    ->Arg(48)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Sample2D, pathwise, gpdp::SamplerMethod::Pathwise)
-    ->Arg(16)->Arg(32)->Arg(48)->Arg(256)
+    ->Arg(16)
+    ->Arg(32)
+    ->Arg(48)
+    ->Arg(256)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
@@ -132,8 +137,8 @@ void BM_DenseCholesky(benchmark::State& state) {
     auto f = gpdp::factor_psd(c);
     benchmark::DoNotOptimize(f.factor.data());
   }
-  state.counters["GFLOPs"] = benchmark::Counter(
-      std::pow(static_cast<double>(m), 3) / 3.0 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOPs"] = benchmark::Counter(std::pow(static_cast<double>(m), 3) / 3.0 * 1e-9,
+                                                benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_DenseCholesky)->Arg(4000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -145,8 +150,8 @@ void BM_EigenLLT(benchmark::State& state) {
     Eigen::LLT<Eigen::MatrixXd> llt(c);
     benchmark::DoNotOptimize(llt.matrixLLT().data());
   }
-  state.counters["GFLOPs"] = benchmark::Counter(
-      std::pow(static_cast<double>(m), 3) / 3.0 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOPs"] = benchmark::Counter(std::pow(static_cast<double>(m), 3) / 3.0 * 1e-9,
+                                                benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_EigenLLT)->Arg(4000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -161,8 +166,8 @@ void BM_Dgemm(benchmark::State& state) {
                 mi, 0.0, c.data(), mi);
     benchmark::DoNotOptimize(c.data());
   }
-  state.counters["GFLOPs"] = benchmark::Counter(
-      2.0 * std::pow(static_cast<double>(m), 3) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOPs"] = benchmark::Counter(2.0 * std::pow(static_cast<double>(m), 3) * 1e-9,
+                                                benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_Dgemm)->Arg(4000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -186,8 +191,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
       const auto d = seconds_.find(fmt::format("BM_Sample1D/dense/200/{}/real_time", m));
       const auto k = seconds_.find(fmt::format("BM_Sample1D/markov/200/{}/real_time", m));
       if (d != seconds_.end() && k != seconds_.end()) {
-        fmt::print("  1-D exp n=200 m={:>5}: dense {:9.3f} ms, markov {:7.3f} ms, dense/markov = {:.0f}x\n",
-                   m, 1e3 * d->second, 1e3 * k->second, d->second / k->second);
+        fmt::print(
+            "  1-D exp n=200 m={:>5}: dense {:9.3f} ms, markov {:7.3f} ms, dense/markov = "
+            "{:.0f}x\n",
+            m, 1e3 * d->second, 1e3 * k->second, d->second / k->second);
       }
     }
     for (const long side : {16, 32, 48, 256}) {
@@ -195,24 +202,30 @@ class RatioReporter : public benchmark::ConsoleReporter {
       const auto p = seconds_.find(fmt::format("BM_Sample2D/pathwise/{}/real_time", side));
       if (p == seconds_.end()) continue;
       if (d != seconds_.end()) {
-        fmt::print("  2-D exp n=400 grid {}x{}: dense {:.3f} ms, pathwise {:.3f} ms, dense/pathwise = {:.2f}x\n",
-                   side, side, 1e3 * d->second, 1e3 * p->second, d->second / p->second);
+        fmt::print(
+            "  2-D exp n=400 grid {}x{}: dense {:.3f} ms, pathwise {:.3f} ms, dense/pathwise = "
+            "{:.2f}x\n",
+            side, side, 1e3 * d->second, 1e3 * p->second, d->second / p->second);
       } else {
         fmt::print("  2-D exp n=400 grid {}x{}: pathwise {:.3f} ms\n", side, side, 1e3 * p->second);
       }
     }
     const auto t = seconds_.find("BM_Target1D_n1e5_m1e6/real_time");
     if (t != seconds_.end()) {
-      fmt::print("  target 1-D exp n=1e5, m=1e6 (posterior + mean + variance + 1 draw): {:.3f} s "
-                 "(target < 2 s): {}\n", t->second, t->second < 2.0 ? "MET" : "MISSED");
+      fmt::print(
+          "  target 1-D exp n=1e5, m=1e6 (posterior + mean + variance + 1 draw): {:.3f} s "
+          "(target < 2 s): {}\n",
+          t->second, t->second < 2.0 ? "MET" : "MISSED");
     }
     const auto chol = gflops_.find("BM_DenseCholesky/4000/real_time");
     const auto llt = gflops_.find("BM_EigenLLT/4000/real_time");
     const auto gemm = gflops_.find("BM_Dgemm/4000/real_time");
     if (chol != gflops_.end() && gemm != gflops_.end()) {
-      fmt::print("  m=4000: dense Cholesky {:.1f} GFLOP/s, dgemm {:.1f} GFLOP/s, ratio {:.2f} "
-                 "(target ≥ 0.5): {}\n", chol->second, gemm->second, chol->second / gemm->second,
-                 chol->second / gemm->second >= 0.5 ? "MET" : "MISSED");
+      fmt::print(
+          "  m=4000: dense Cholesky {:.1f} GFLOP/s, dgemm {:.1f} GFLOP/s, ratio {:.2f} "
+          "(target ≥ 0.5): {}\n",
+          chol->second, gemm->second, chol->second / gemm->second,
+          chol->second / gemm->second >= 0.5 ? "MET" : "MISSED");
     }
     if (llt != gflops_.end() && gemm != gflops_.end()) {
       fmt::print("  m=4000: Eigen LLT {:.1f} GFLOP/s, ratio to dgemm {:.2f}\n", llt->second,

@@ -18,8 +18,8 @@
 
 #include "gpdp/experiments/fields.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/search.hpp"
 #include "gpdp/experiments/ridge_cholesky.hpp"
+#include "gpdp/experiments/search.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/experiments/tridiagonal_posterior.hpp"
 #include "gpdp/experiments/utility_study.hpp"
@@ -121,7 +121,8 @@ void BM_Tridiagonal2d_PerR(benchmark::State& state) {
 }
 BENCHMARK(BM_Tridiagonal2d_PerR)->Unit(benchmark::kMillisecond);
 
-// ... against one Cholesky per (ℓ, r) on the same distances (the hybrid route's refinement steps) ...
+// ... against one Cholesky per (ℓ, r) on the same distances (the hybrid route's refinement steps)
+// ...
 void BM_Cholesky2d_PerR(benchmark::State& state) {
   const auto p = plume_pair(1);
   const gx::PairwiseDistances d(p.X, gpdp::Grid::parse("0:1:40,0:1:40").points());
@@ -148,7 +149,8 @@ void BM_Direct2d_PerEllR(benchmark::State& state) {
   const auto p = plume_pair(1);
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:40,0:1:40");
   const gx::ExcursionTask t{p.X, p.y, std::make_shared<const gpdp::Points>(grid.points()),
-                            std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid)), p.truth};
+                            std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid)),
+                            p.truth};
   for (auto _ : state) benchmark::DoNotOptimize(gx::excursion_z(t, 0.5, 0.7, 0.0));
 }
 BENCHMARK(BM_Direct2d_PerEllR)->Unit(benchmark::kMillisecond);
@@ -178,33 +180,42 @@ void table1_column_report() {
 
   // Per-posterior and per-release costs, fast vs dense, on the same pairs.
   const auto task = make_task(2);
-  const double z_fast = seconds_per_call([&] { benchmark::DoNotOptimize(gx::excursion_z(task, 0.5, 0.7, 0.0)); }, 200);
-  const double z_dense = seconds_per_call([&] { benchmark::DoNotOptimize(dense_z(task, 0.5, 0.7)); }, 20);
+  const double z_fast = seconds_per_call(
+      [&] { benchmark::DoNotOptimize(gx::excursion_z(task, 0.5, 0.7, 0.0)); }, 200);
+  const double z_dense =
+      seconds_per_call([&] { benchmark::DoNotOptimize(dense_z(task, 0.5, 0.7)); }, 20);
   const gpdp::Posterior post(gpdp::Kernel::exponential(0.5), task.X, task.y, {5.0, 0.1});
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:800");
   gpdp::SeededRng rng(3);
   gpdp::SampleOptions dense_opt;
   dense_opt.method = gpdp::SamplerMethod::Dense;
-  const double s_fast = seconds_per_call([&] { benchmark::DoNotOptimize(gpdp::sample(post, grid, 50, rng)); }, 20);
-  const double s_dense = seconds_per_call([&] { benchmark::DoNotOptimize(gpdp::sample(post, grid, 50, rng, dense_opt)); }, 3);
+  const double s_fast =
+      seconds_per_call([&] { benchmark::DoNotOptimize(gpdp::sample(post, grid, 50, rng)); }, 20);
+  const double s_dense = seconds_per_call(
+      [&] { benchmark::DoNotOptimize(gpdp::sample(post, grid, 50, rng, dense_opt)); }, 3);
   // The same work with dense posteriors: every (ℓ, r) fitted per pair (search population and,
   // for C, the validation population), plus the B = 50 draws per pair.
-  const double posteriors = static_cast<double>(r.distinct_posteriors) * static_cast<double>(pairs) +
-                            2.0 * static_cast<double>(pairs);
+  const double posteriors =
+      static_cast<double>(r.distinct_posteriors) * static_cast<double>(pairs) +
+      2.0 * static_cast<double>(pairs);
   const double dense_estimate =
       measured + posteriors * (z_dense - z_fast) + static_cast<double>(pairs) * (s_dense - s_fast);
   std::printf(
-      "\nTable 1 column (NSR = 1, n = 100, m = 800, %ld distinct θ over %ld (ℓ, r) posteriors per pair, "
+      "\nTable 1 column (NSR = 1, n = 100, m = 800, %ld distinct θ over %ld (ℓ, r) posteriors per "
+      "pair, "
       "B = 50):\n"
       "  measured on %ld pairs (+%ld validation): %.2f CPU s (wall %.2f s on this machine)\n"
       "  scaled linearly to 1000 pairs: %.1f CPU s = %.1f s wall on 2 idle cores\n"
-      "  dense-Cholesky approach on the same work (per-call CPU costs measured here: posterior %.3f ms vs"
-      " %.3f ms, 50 draws %.2f ms vs %.2f ms): %.2f CPU s on the subset -> %.1f CPU s = %.1f s on 2 cores"
+      "  dense-Cholesky approach on the same work (per-call CPU costs measured here: posterior "
+      "%.3f ms vs"
+      " %.3f ms, 50 draws %.2f ms vs %.2f ms): %.2f CPU s on the subset -> %.1f CPU s = %.1f s on "
+      "2 cores"
       " scaled\n"
       "  ratio dense / gpdp: %.1fx\n",
       r.distinct_thetas, r.distinct_posteriors, pairs, pairs, measured, wall, measured * scale,
-      measured * scale / 2.0, 1e3 * z_dense, 1e3 * z_fast, 1e3 * s_dense, 1e3 * s_fast, dense_estimate,
-      dense_estimate * scale, dense_estimate * scale / 2.0, dense_estimate / measured);
+      measured * scale / 2.0, 1e3 * z_dense, 1e3 * z_fast, 1e3 * s_dense, 1e3 * s_fast,
+      dense_estimate, dense_estimate * scale, dense_estimate * scale / 2.0,
+      dense_estimate / measured);
 }
 
 void table4_report() {
@@ -237,15 +248,20 @@ void table4_report() {
       return std::abs(std::log(x.ell / y.ell)) < 1e-9 && std::abs(std::log(x.r / y.r)) < 1e-9 &&
              std::abs(std::log(x.sigma / y.sigma)) < 1e-9;
     };
-    return close(a.theta_private, b.theta_private) && close(a.theta_unconstrained, b.theta_unconstrained);
+    return close(a.theta_private, b.theta_private) &&
+           close(a.theta_unconstrained, b.theta_unconstrained);
   };
   const double scale = 3.0 * 1000.0 / static_cast<double>(pairs);
   std::printf(
-      "\nTable 4 (2-D, n = 400, m = 1600, NSR = 1 column, %ld distinct θ over %ld (ℓ, r) per pair, B = 50):\n"
-      "  measured on %ld pairs (+%ld validation), default (hybrid) search: %.2f CPU s (search %.2f s wall, "
+      "\nTable 4 (2-D, n = 400, m = 1600, NSR = 1 column, %ld distinct θ over %ld (ℓ, r) per pair, "
+      "B = 50):\n"
+      "  measured on %ld pairs (+%ld validation), default (hybrid) search: %.2f CPU s (search %.2f "
+      "s wall, "
       "releases %.2f s wall); per pair %.1f reductions + %.1f single-ridge Cholesky\n"
-      "  same pairs, spectral (one eigendecomposition per ℓ and round) search: %.2f CPU s (%.1f per pair)\n"
-      "  same pairs, direct (Cholesky posterior per (ℓ, r)) search: %.2f CPU s (search %.2f s wall)\n"
+      "  same pairs, spectral (one eigendecomposition per ℓ and round) search: %.2f CPU s (%.1f "
+      "per pair)\n"
+      "  same pairs, direct (Cholesky posterior per (ℓ, r)) search: %.2f CPU s (search %.2f s "
+      "wall)\n"
       "  same θ chosen by all three: %s\n"
       "  scaled linearly to 3 columns x 1000 pairs: default %.0f CPU s = %.1f min on 2 idle cores;"
       " spectral %.1f min; direct %.0f CPU s = %.1f min\n"
@@ -253,9 +269,10 @@ void table4_report() {
       fast.distinct_thetas, fast.distinct_posteriors, pairs, pairs, t_fast, fast.seconds_search,
       fast.seconds_release, fast.reductions_per_pair, fast.cholesky_per_pair, t_spectral,
       spectral.reductions_per_pair, t_direct, direct.seconds_search,
-      same(fast, direct) && same(spectral, direct) ? "yes" : "NO", t_fast * scale, t_fast * scale / 120.0,
-      t_spectral * scale / 120.0, t_direct * scale, t_direct * scale / 120.0, t_direct / t_fast,
-      t_spectral / t_fast, gx::avx2_fma_available() ? "yes" : "no, scalar fallback");
+      same(fast, direct) && same(spectral, direct) ? "yes" : "NO", t_fast * scale,
+      t_fast * scale / 120.0, t_spectral * scale / 120.0, t_direct * scale,
+      t_direct * scale / 120.0, t_direct / t_fast, t_spectral / t_fast,
+      gx::avx2_fma_available() ? "yes" : "no, scalar fallback");
 }
 
 }  // namespace

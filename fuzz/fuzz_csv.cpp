@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     gpdp::release::InputSpec spec;
     spec.domain = gpdp::Box::parse("0:1,0:1");
-    spec.transform = size % 2 ? gpdp::release::ResponseTransform::Log : gpdp::release::ResponseTransform::None;
+    spec.transform =
+        size % 2 ? gpdp::release::ResponseTransform::Log : gpdp::release::ResponseTransform::None;
     (void)gpdp::release::prepare_data_from_text(text, "fuzz.csv", spec);
   } catch (const gpdp::Error&) {
   }

@@ -21,9 +21,7 @@ Box::Box(Eigen::VectorXd lower, Eigen::VectorXd upper)
   }
 }
 
-Box Box::unit(int dim) {
-  return Box(Eigen::VectorXd::Zero(dim), Eigen::VectorXd::Ones(dim));
-}
+Box Box::unit(int dim) { return Box(Eigen::VectorXd::Zero(dim), Eigen::VectorXd::Ones(dim)); }
 
 Box Box::parse(const std::string& text) {
   std::vector<double> lo, hi;

@@ -13,7 +13,8 @@ Grid::Grid(std::vector<GridAxis> axes) : axes_(std::move(axes)) {
   require(!axes_.empty(), "grid: needs at least one axis");
   for (const auto& a : axes_) {
     require(a.count >= 1, fmt::format("grid: axis needs at least one point, got {}", a.count));
-    require(a.count == 1 || a.lo < a.hi, fmt::format("grid: axis needs lo < hi, got {}:{}", a.lo, a.hi));
+    require(a.count == 1 || a.lo < a.hi,
+            fmt::format("grid: axis needs lo < hi, got {}:{}", a.lo, a.hi));
   }
 }
 
@@ -26,7 +27,8 @@ Grid Grid::parse(const std::string& text) {
     std::stringstream ps(part);
     std::string item;
     while (std::getline(ps, item, ':')) f.push_back(item);
-    require(f.size() == 3, fmt::format("grid '{}': each axis must be lo:hi:count, got '{}'", text, part));
+    require(f.size() == 3,
+            fmt::format("grid '{}': each axis must be lo:hi:count, got '{}'", text, part));
     const std::string what = fmt::format("grid '{}'", text);
     axes.push_back({io::parse_double(f[0], what), io::parse_double(f[1], what),
                     static_cast<long>(io::parse_integer(f[2], what))});

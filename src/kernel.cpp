@@ -35,23 +35,31 @@ Kernel Kernel::diagonal() { return Kernel(KernelFamily::Diagonal, 1.0); }
 
 Kernel Kernel::from_name(const std::string& name, double ell) {
   if (name == "exp" || name == "exp1d" || name == "exponential") return exponential(ell);
-  if (name == "se" || name == "rbf" || name == "squared-exponential") return squared_exponential(ell);
+  if (name == "se" || name == "rbf" || name == "squared-exponential")
+    return squared_exponential(ell);
   if (name == "matern32") return matern32(ell);
   if (name == "matern52") return matern52(ell);
   if (name == "constant") return constant();
   if (name == "diagonal") return diagonal();
   throw InputError(fmt::format(
-      "unknown kernel '{}': expected exp, exp1d, se, matern32, matern52, constant or diagonal", name));
+      "unknown kernel '{}': expected exp, exp1d, se, matern32, matern52, constant or diagonal",
+      name));
 }
 
 std::string Kernel::name() const {
   switch (family_) {
-    case KernelFamily::Exponential: return "exp";
-    case KernelFamily::SquaredExponential: return "se";
-    case KernelFamily::Matern32: return "matern32";
-    case KernelFamily::Matern52: return "matern52";
-    case KernelFamily::Constant: return "constant";
-    case KernelFamily::Diagonal: return "diagonal";
+    case KernelFamily::Exponential:
+      return "exp";
+    case KernelFamily::SquaredExponential:
+      return "se";
+    case KernelFamily::Matern32:
+      return "matern32";
+    case KernelFamily::Matern52:
+      return "matern52";
+    case KernelFamily::Constant:
+      return "constant";
+    case KernelFamily::Diagonal:
+      return "diagonal";
   }
   return "unknown";
 }
@@ -59,8 +67,10 @@ std::string Kernel::name() const {
 double Kernel::of_distance(double d) const {
   const double s = d / ell_;
   switch (family_) {
-    case KernelFamily::Exponential: return std::exp(-s);
-    case KernelFamily::SquaredExponential: return std::exp(-0.5 * s * s);
+    case KernelFamily::Exponential:
+      return std::exp(-s);
+    case KernelFamily::SquaredExponential:
+      return std::exp(-0.5 * s * s);
     case KernelFamily::Matern32: {
       const double a = std::sqrt(3.0) * s;
       return (1.0 + a) * std::exp(-a);
@@ -69,8 +79,10 @@ double Kernel::of_distance(double d) const {
       const double a = std::sqrt(5.0) * s;
       return (1.0 + a + a * a / 3.0) * std::exp(-a);
     }
-    case KernelFamily::Constant: return 1.0;
-    case KernelFamily::Diagonal: return d == 0.0 ? 1.0 : 0.0;
+    case KernelFamily::Constant:
+      return 1.0;
+    case KernelFamily::Diagonal:
+      return d == 0.0 ? 1.0 : 0.0;
   }
   return 0.0;
 }
@@ -81,8 +93,9 @@ double Kernel::operator()(const Eigen::Ref<const Eigen::RowVectorXd>& a,
 }
 
 Eigen::MatrixXd Kernel::cross(const Points& a, const Points& b) const {
-  require(a.cols() == b.cols(), fmt::format("kernel: points of dimension {} and {} cannot be paired",
-                                            a.cols(), b.cols()));
+  require(
+      a.cols() == b.cols(),
+      fmt::format("kernel: points of dimension {} and {} cannot be paired", a.cols(), b.cols()));
   Eigen::MatrixXd k(a.rows(), b.rows());
   for (Eigen::Index j = 0; j < b.rows(); ++j) {
     for (Eigen::Index i = 0; i < a.rows(); ++i) k(i, j) = of_distance((a.row(i) - b.row(j)).norm());

@@ -17,7 +17,8 @@ int resolve_threads(int requested) {
 }
 
 void parallel_for(long count, int threads, const std::function<void(long)>& body) {
-  const int workers = static_cast<int>(std::min<long>(resolve_threads(threads), std::max(count, 1L)));
+  const int workers =
+      static_cast<int>(std::min<long>(resolve_threads(threads), std::max(count, 1L)));
   std::atomic<long> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;

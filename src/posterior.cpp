@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <atomic>
+#include <cmath>
 #include <mutex>
 
 #include "gpdp/error.hpp"
@@ -44,9 +44,9 @@ const Posterior::Dense& Posterior::dense() const {
     k.diagonal().array() += theta_.r * theta_.r;
     dense_->factor.compute(k);
     if (dense_->factor.info() != Eigen::Success) {
-      throw NumericalError(fmt::format(
-          "posterior: K + r²I (n = {}, r = {}) is not numerically positive definite", n(),
-          theta_.r));
+      throw NumericalError(
+          fmt::format("posterior: K + r²I (n = {}, r = {}) is not numerically positive definite",
+                      n(), theta_.r));
     }
     dense_->weights = dense_->factor.solve(y_);
     dense_->ready.store(true, std::memory_order_release);

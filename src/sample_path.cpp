@@ -151,7 +151,7 @@ Eigen::VectorXd SamplePath::draw_new(const Points& fresh, const Grid* grid, Rng&
   for (Eigen::Index i = 0; i < k; ++i) r += lambda[i] > tol ? 1 : 0;
   const Eigen::MatrixXd ur = a.rightCols(r);  // dsyevd sorts eigenvalues ascending
   const Eigen::VectorXd inv_sqrt = lambda.tail(r).cwiseSqrt().cwiseInverse();
-  const Eigen::MatrixXd b = path_cov(posterior_, eta_, points_, fresh);  // k x m
+  const Eigen::MatrixXd b = path_cov(posterior_, eta_, points_, fresh);    // k x m
   const Eigen::MatrixXd w = inv_sqrt.asDiagonal() * (ur.transpose() * b);  // r x m
   const Eigen::VectorXd resid = values_ - posterior_.mean(points_);
   const Eigen::VectorXd white = inv_sqrt.asDiagonal() * (ur.transpose() * resid);

@@ -39,10 +39,14 @@ SamplerMethod parse_sampler_method(const std::string& name) {
 
 std::string to_string(SamplerMethod method) {
   switch (method) {
-    case SamplerMethod::Auto: return "auto";
-    case SamplerMethod::Dense: return "dense";
-    case SamplerMethod::Markov: return "markov";
-    case SamplerMethod::Pathwise: return "pathwise";
+    case SamplerMethod::Auto:
+      return "auto";
+    case SamplerMethod::Dense:
+      return "dense";
+    case SamplerMethod::Markov:
+      return "markov";
+    case SamplerMethod::Pathwise:
+      return "pathwise";
   }
   return "?";
 }
@@ -52,10 +56,13 @@ Draws sample(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
   check_common(posterior, xs, draws, options);
   switch (options.method) {
     case SamplerMethod::Auto:
-      if (markov_applicable(posterior)) return sample_markov(posterior, xs, draws, rng, options.eta);
+      if (markov_applicable(posterior))
+        return sample_markov(posterior, xs, draws, rng, options.eta);
       return sample_dense(posterior, xs, draws, rng, options.eta);
-    case SamplerMethod::Dense: return sample_dense(posterior, xs, draws, rng, options.eta);
-    case SamplerMethod::Markov: return sample_markov(posterior, xs, draws, rng, options.eta);
+    case SamplerMethod::Dense:
+      return sample_dense(posterior, xs, draws, rng, options.eta);
+    case SamplerMethod::Markov:
+      return sample_markov(posterior, xs, draws, rng, options.eta);
     case SamplerMethod::Pathwise:
       throw InputError(
           "the pathwise sampler needs a regular grid (--grid / --grid2d), not a list of points");
@@ -69,7 +76,8 @@ Draws sample(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
   check_common(posterior, xs, draws, options);
   switch (options.method) {
     case SamplerMethod::Auto: {
-      if (markov_applicable(posterior)) return sample_markov(posterior, xs, draws, rng, options.eta);
+      if (markov_applicable(posterior))
+        return sample_markov(posterior, xs, draws, rng, options.eta);
       std::string why_not;
       if (grid.size() >= kPathwiseAutoMinPoints) {
         why_not = pathwise_unavailable_reason(posterior, grid, options.eta);
@@ -79,8 +87,10 @@ Draws sample(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
       if (!why_not.empty()) d.detail += fmt::format(" (pathwise not used: {})", why_not);
       return d;
     }
-    case SamplerMethod::Dense: return sample_dense(posterior, xs, draws, rng, options.eta);
-    case SamplerMethod::Markov: return sample_markov(posterior, xs, draws, rng, options.eta);
+    case SamplerMethod::Dense:
+      return sample_dense(posterior, xs, draws, rng, options.eta);
+    case SamplerMethod::Markov:
+      return sample_markov(posterior, xs, draws, rng, options.eta);
     case SamplerMethod::Pathwise: {
       const std::string why_not = pathwise_unavailable_reason(posterior, grid, options.eta);
       if (!why_not.empty()) {

@@ -10,7 +10,8 @@ namespace gpdp::test {
 namespace {
 
 TEST(AttackCli, JsonHasTheDocumentedKeys) {
-  const auto r = run_cli("attack --r 3 --sigma 1 --draws 2 --shadow 300 --eval 300 --seeds 2 --json --quiet");
+  const auto r =
+      run_cli("attack --r 3 --sigma 1 --draws 2 --shadow 300 --eval 300 --seeds 2 --json --quiet");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   for (const char* key : {"epsilon", "delta", "auc", "auc_sd", "tpr_at_fpr", "tpr_at_fpr_sd",
@@ -30,7 +31,8 @@ TEST(AttackCli, JsonHasTheDocumentedKeys) {
 }
 
 TEST(AttackCli, SameSeedSameOutput) {
-  const std::string args = "attack --r 0.5 --sigma 2 --shadow 200 --eval 200 --seeds 1 --seed 9 --json --quiet";
+  const std::string args =
+      "attack --r 0.5 --sigma 2 --shadow 200 --eval 200 --seeds 1 --seed 9 --json --quiet";
   const auto a = run_cli(args), b = run_cli(args);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);

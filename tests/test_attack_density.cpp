@@ -22,7 +22,8 @@ TEST(AttackGaussHermite, IntegratesMomentsOfTheGaussianWeight) {
   // ∫ x^{2k} e^{−x²} dx = Γ(k + ½); exact for degree ≤ 39.
   for (int k = 0; k <= 19; ++k) {
     double sum = 0.0;
-    for (std::size_t i = 0; i < gh.nodes.size(); ++i) sum += gh.weights[i] * std::pow(gh.nodes[i], 2 * k);
+    for (std::size_t i = 0; i < gh.nodes.size(); ++i)
+      sum += gh.weights[i] * std::pow(gh.nodes[i], 2 * k);
     EXPECT_NEAR(sum / std::tgamma(k + 0.5), 1.0, 1e-10) << "moment " << 2 * k;
   }
   // Known extreme node of the 5-point rule (Abramowitz & Stegun Table 25.10): 2.020182870456086.
@@ -50,8 +51,10 @@ TEST(AttackLatentTanhMixture, QuadratureMatchesAdaptiveIntegrationInEveryRegime)
     double w, m0, m1, t0, t1, s;
   };
   // Noise much larger than, comparable to, and much smaller than the latent spread.
-  const std::vector<Case> cases{{0.3, -1.0, 2.0, 0.5, 0.8, 2.0},  {0.5, 0.0, 4.0, 1.0, 0.3, 0.2},
-                                {0.7, -2.0, 1.0, 1.5, 2.0, 0.05}, {0.5, 5.0, -0.5, 0.2, 3.0, 0.01},
+  const std::vector<Case> cases{{0.3, -1.0, 2.0, 0.5, 0.8, 2.0},
+                                {0.5, 0.0, 4.0, 1.0, 0.3, 0.2},
+                                {0.7, -2.0, 1.0, 1.5, 2.0, 0.05},
+                                {0.5, 5.0, -0.5, 0.2, 3.0, 0.01},
                                 {0.4, 0.5, 0.5, 0.05, 2.5, 0.3}};
   for (const auto& c : cases) {
     LatentTanhMixture g;
@@ -115,7 +118,8 @@ TEST(AttackGaussianMixture, EmRecoversKnownParameters) {
   const double w = 0.3, m0 = -3.0, m1 = -1.0, s0 = 0.4, s1 = 0.8;
   std::vector<double> xs;
   for (int i = 0; i < 20000; ++i) {
-    xs.push_back(rng.uniform01() < w ? m0 + s0 * rng.standard_normal() : m1 + s1 * rng.standard_normal());
+    xs.push_back(rng.uniform01() < w ? m0 + s0 * rng.standard_normal()
+                                     : m1 + s1 * rng.standard_normal());
   }
   const GaussianMixture2 g = fit_gaussian_mixture(xs);
   const int a = g.mean[0] < g.mean[1] ? 0 : 1, b = 1 - a;

@@ -65,7 +65,8 @@ TEST(AttackClopperPearson, KnownValues) {
   // n successes of n: lower = 0.025^{1/n}.
   EXPECT_NEAR(clopper_pearson_lower(50, 50, 0.025), std::pow(0.025, 1.0 / 50), 1e-12);
   // Symmetry: lower(k, n) = 1 − upper(n − k, n).
-  EXPECT_NEAR(clopper_pearson_lower(30, 100, 0.025), 1 - clopper_pearson_upper(70, 100, 0.025), 1e-12);
+  EXPECT_NEAR(clopper_pearson_lower(30, 100, 0.025), 1 - clopper_pearson_upper(70, 100, 0.025),
+              1e-12);
   EXPECT_THROW(clopper_pearson_lower(5, 3, 0.025), InputError);
 }
 

@@ -37,7 +37,8 @@ Points lattice_points(const Lattice& lat) {
 // The embedding's row written out independently from its definition (header of circulant.hpp):
 // minimal/padded: k at the minimum-image lag; cut-off: k on [0, d], b₀(c − r)² on [d, c], 0
 // beyond, summed over all periodic images.
-double reference_row(const Kernel& k, const Lattice& lat, const EmbeddingChoice& ch, long j1, long j2) {
+double reference_row(const Kernel& k, const Lattice& lat, const EmbeddingChoice& ch, long j1,
+                     long j2) {
   const long m1 = ch.torus[0], m2 = lat.dim() > 1 ? ch.torus[1] : 1;
   const double h1 = lat.steps[0], h2 = lat.dim() > 1 ? lat.steps[1] : 0.0;
   if (ch.kind != EmbeddingKind::CutOff) {
@@ -89,7 +90,8 @@ void expect_matches_dense(const Kernel& k, const Lattice& lat, const EmbeddingCh
   const Eigen::MatrixXd c = dense_circulant(k, lat, ch);
   // The first row and the eigenvalues.
   const std::vector<double> row = emb.first_row();
-  for (Eigen::Index j = 0; j < c.cols(); ++j) EXPECT_NEAR(row[static_cast<std::size_t>(j)], c(0, j), 1e-14);
+  for (Eigen::Index j = 0; j < c.cols(); ++j)
+    EXPECT_NEAR(row[static_cast<std::size_t>(j)], c(0, j), 1e-14);
   Eigen::VectorXd dense_eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(c).eigenvalues();
   std::vector<double> fft_eig = emb.eigenvalues();
   std::sort(fft_eig.begin(), fft_eig.end());
@@ -104,7 +106,8 @@ void expect_matches_dense(const Kernel& k, const Lattice& lat, const EmbeddingCh
   const Eigen::MatrixXd gram = k.gram(lattice_points(lat));
   for (std::size_t a = 0; a < idx.size(); ++a) {
     for (std::size_t b = 0; b < idx.size(); ++b) {
-      EXPECT_NEAR(c(idx[a], idx[b]), gram(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)), 1e-14);
+      EXPECT_NEAR(c(idx[a], idx[b]),
+                  gram(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)), 1e-14);
     }
   }
 }
@@ -127,8 +130,9 @@ TEST(Circulant, EigenvaluesMatchDenseCutOff2D) {
   const Lattice lat{{5, 4}, {0.25, 1.0 / 3.0}};
   const auto k = Kernel::exponential(1.0);
   const auto choices = CirculantEmbedding::candidates(k, lat, {});
-  const auto cut = std::find_if(choices.begin(), choices.end(),
-                                [](const EmbeddingChoice& c) { return c.kind == EmbeddingKind::CutOff; });
+  const auto cut = std::find_if(choices.begin(), choices.end(), [](const EmbeddingChoice& c) {
+    return c.kind == EmbeddingKind::CutOff;
+  });
   ASSERT_NE(cut, choices.end());
   // d is the lattice diameter, c = d + 2ℓ for the exponential (C¹ fit of b₀(c − r)²).
   EXPECT_NEAR(cut->cutoff_inner, std::sqrt(2.0), 1e-15);
@@ -261,8 +265,9 @@ TEST(Circulant, PriorDrawsHaveCovarianceKCutOff2D) {
   const Lattice lat{{4, 3}, {1.0 / 3, 0.5}};
   const auto k = Kernel::exponential(1.0);
   const auto choices = CirculantEmbedding::candidates(k, lat, {});
-  const auto cut = std::find_if(choices.begin(), choices.end(),
-                                [](const EmbeddingChoice& c) { return c.kind == EmbeddingKind::CutOff; });
+  const auto cut = std::find_if(choices.begin(), choices.end(), [](const EmbeddingChoice& c) {
+    return c.kind == EmbeddingKind::CutOff;
+  });
   ASSERT_NE(cut, choices.end());
   expect_prior_law(k, lat, *cut, 12);
 }
@@ -271,15 +276,16 @@ TEST(Circulant, PriorDrawsOnOddTorusAndScaledDraws) {
   // Odd torus sizes exercise the Hermitian bookkeeping without self-conjugate Nyquist planes.
   const Lattice lat{{4, 3}, {0.2, 0.3}};
   expect_prior_law(Kernel::matern52(0.3), lat, {EmbeddingKind::Padded, {9, 7}, 1.5, 0, 0}, 13);
-  expect_prior_law(Kernel::matern52(0.3), lat, {EmbeddingKind::Padded, {10, 8}, 1.5, 0, 0}, 14, 0.7);
+  expect_prior_law(Kernel::matern52(0.3), lat, {EmbeddingKind::Padded, {10, 8}, 1.5, 0, 0}, 14,
+                   0.7);
 }
 
 // Power of the statistical checks: a draw from a wrong covariance (ℓ off by 10 %) is rejected.
 TEST(Circulant, StatisticalCheckRejectsAWrongCovariance) {
   const Lattice lat{{8}, {1.0 / 7}};
   const auto k = Kernel::exponential(0.5);
-  CirculantEmbedding emb = CirculantEmbedding::build(Kernel::exponential(0.55), lat,
-                                                     CirculantEmbedding::candidates(k, lat, {}).front());
+  CirculantEmbedding emb = CirculantEmbedding::build(
+      Kernel::exponential(0.55), lat, CirculantEmbedding::candidates(k, lat, {}).front());
   ASSERT_TRUE(emb.nonnegative());
   SeededRng rng(15);
   Eigen::MatrixXd draws(lat.size(), kDraws);

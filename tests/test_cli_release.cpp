@@ -52,7 +52,9 @@ struct Fixture {
   }
   long rows() const {
     if (!fs::exists(ledger)) return 0;
-    return static_cast<long>(release::Ledger::open_existing(ledger).releases(release::sha256_hex(test::read_text(data))).size());
+    return static_cast<long>(release::Ledger::open_existing(ledger)
+                                 .releases(release::sha256_hex(test::read_text(data)))
+                                 .size());
   }
 };
 
@@ -91,12 +93,15 @@ TEST(CliRelease, CertificateEqualsAccountantAndOutputsAreSnapped) {
   std::set<std::string> listed{"certificate.json"};
   for (const auto& o : cert["outputs"]) {
     listed.insert(o["file"].get<std::string>());
-    EXPECT_EQ(o["sha256"], release::sha256_hex(test::read_text(f.dir.file("out/" + o["file"].get<std::string>()))));
+    EXPECT_EQ(o["sha256"], release::sha256_hex(
+                               test::read_text(f.dir.file("out/" + o["file"].get<std::string>()))));
   }
   std::set<std::string> present;
-  for (const auto& e : fs::directory_iterator(f.dir.file("out"))) present.insert(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(f.dir.file("out")))
+    present.insert(e.path().filename().string());
   EXPECT_EQ(listed, present);
-  EXPECT_TRUE(present.count("map.png") && present.count("excursion.geojson") && present.count("draws.csv"));
+  EXPECT_TRUE(present.count("map.png") && present.count("excursion.geojson") &&
+              present.count("draws.csv"));
   // Released values are multiples of the certified granularity.
   const double lambda = cert["rounding"]["granularity"].get<double>();
   const auto table = io::read_csv(f.dir.file("out/draws.csv"));
@@ -147,32 +152,69 @@ TEST(CliRelease, BadInputBatteryChangesNothing) {
   fs::create_directories(ro);
   fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec);
   const std::string garbage_ledger = w("garbage.sqlite", std::string(3000, 'g'));
-  const std::string core = "--x lon,lat --y value --kernel exp --ell 0.3 --sigma 1 --r 3 --grid2d 0:1:5,0:1:5 "
-                           "--threshold 0 ";
+  const std::string core =
+      "--x lon,lat --y value --kernel exp --ell 0.3 --sigma 1 --r 3 --grid2d 0:1:5,0:1:5 "
+      "--threshold 0 ";
   struct Case {
     std::string what, args, expect;
   };
   const std::vector<Case> cases = {
-      {"missing file", "--data " + f.dir.file("nope.csv") + " --domain 0:1,0:1 --delta 1e-3", "cannot open"},
+      {"missing file", "--data " + f.dir.file("nope.csv") + " --domain 0:1,0:1 --delta 1e-3",
+       "cannot open"},
       {"empty file", "--data " + w("e.csv", "") + " --domain 0:1,0:1 --delta 1e-3", "empty"},
-      {"header only", "--data " + w("h.csv", "lon,lat,value\n") + " --domain 0:1,0:1 --delta 1e-3", "no data rows"},
-      {"non-numeric", "--data " + w("nn.csv", "lon,lat,value\n0.1,abc,1\n" + ok_rows) + " --domain 0:1,0:1 --delta 1e-3", "nn.csv:2"},
-      {"NaN", "--data " + w("nan.csv", "lon,lat,value\n" + ok_rows + "0.1,0.1,nan\n") + " --domain 0:1,0:1 --delta 1e-3", "nan.csv:4"},
-      {"Inf", "--data " + w("inf.csv", "lon,lat,value\n" + ok_rows + "0.1,0.1,inf\n") + " --domain 0:1,0:1 --delta 1e-3", "inf.csv:4"},
-      {"column count", "--data " + w("cc.csv", "lon,lat,value\n" + ok_rows + "0.1,0.1\n") + " --domain 0:1,0:1 --delta 1e-3", "cc.csv:4"},
-      {"duplicate header", "--data " + w("dh.csv", "lon,lon,value\n" + ok_rows) + " --domain 0:1,0:1 --delta 1e-3", "duplicate"},
-      {"outside domain", "--data " + w("od.csv", "lon,lat,value\n" + ok_rows + "0.1,1.5,0\n") + " --domain 0:1,0:1 --delta 1e-3", "od.csv:4"},
-      {"reject policy", "--data " + w("rp.csv", "lon,lat,value\n" + ok_rows + "0.1,0.5,2\n") + " --domain 0:1,0:1 --delta 1e-3 --response-policy reject", "rp.csv:4"},
-      {"n below 2", "--data " + w("n1.csv", "lon,lat,value\n0.1,0.2,0.3\n") + " --domain 0:1,0:1 --delta 1e-3", "n ≥ 2"},
+      {"header only", "--data " + w("h.csv", "lon,lat,value\n") + " --domain 0:1,0:1 --delta 1e-3",
+       "no data rows"},
+      {"non-numeric",
+       "--data " + w("nn.csv", "lon,lat,value\n0.1,abc,1\n" + ok_rows) +
+           " --domain 0:1,0:1 --delta 1e-3",
+       "nn.csv:2"},
+      {"NaN",
+       "--data " + w("nan.csv", "lon,lat,value\n" + ok_rows + "0.1,0.1,nan\n") +
+           " --domain 0:1,0:1 --delta 1e-3",
+       "nan.csv:4"},
+      {"Inf",
+       "--data " + w("inf.csv", "lon,lat,value\n" + ok_rows + "0.1,0.1,inf\n") +
+           " --domain 0:1,0:1 --delta 1e-3",
+       "inf.csv:4"},
+      {"column count",
+       "--data " + w("cc.csv", "lon,lat,value\n" + ok_rows + "0.1,0.1\n") +
+           " --domain 0:1,0:1 --delta 1e-3",
+       "cc.csv:4"},
+      {"duplicate header",
+       "--data " + w("dh.csv", "lon,lon,value\n" + ok_rows) + " --domain 0:1,0:1 --delta 1e-3",
+       "duplicate"},
+      {"outside domain",
+       "--data " + w("od.csv", "lon,lat,value\n" + ok_rows + "0.1,1.5,0\n") +
+           " --domain 0:1,0:1 --delta 1e-3",
+       "od.csv:4"},
+      {"reject policy",
+       "--data " + w("rp.csv", "lon,lat,value\n" + ok_rows + "0.1,0.5,2\n") +
+           " --domain 0:1,0:1 --delta 1e-3 --response-policy reject",
+       "rp.csv:4"},
+      {"n below 2",
+       "--data " + w("n1.csv", "lon,lat,value\n0.1,0.2,0.3\n") + " --domain 0:1,0:1 --delta 1e-3",
+       "n ≥ 2"},
       {"delta zero", "--data " + f.data + " --domain 0:1,0:1 --delta 0", "--delta"},
       {"delta one", "--data " + f.data + " --domain 0:1,0:1 --delta 1", "--delta"},
       {"no domain", "--data " + f.data + " --delta 1e-3", "--domain"},
-      {"infeasible target", "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --target-epsilon 1e-20 --solve r --conversion mironov", "infeasible"},
-      {"out not writable", "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --out " + ro + "/x", "not writable"},
-      {"out under a file", "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --out " + f.data + "/x", "does not exist"},
-      {"out not empty", "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --out " + f.dir.file("first"), "not empty"},
-      {"corrupted ledger", "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --ledger " + garbage_ledger, "ledger"},
-      {"internal-eval inside out", "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --internal-eval " + f.dir.file("o2/eval"), "--internal-eval"},
+      {"infeasible target",
+       "--data " + f.data +
+           " --domain 0:1,0:1 --delta 1e-3 --target-epsilon 1e-20 --solve r --conversion mironov",
+       "infeasible"},
+      {"out not writable", "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --out " + ro + "/x",
+       "not writable"},
+      {"out under a file",
+       "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --out " + f.data + "/x",
+       "does not exist"},
+      {"out not empty",
+       "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --out " + f.dir.file("first"),
+       "not empty"},
+      {"corrupted ledger",
+       "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --ledger " + garbage_ledger, "ledger"},
+      {"internal-eval inside out",
+       "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --internal-eval " +
+           f.dir.file("o2/eval"),
+       "--internal-eval"},
   };
   for (const auto& c : cases) {
     if (c.what == "out not writable" && ::geteuid() == 0) continue;  // root writes anywhere
@@ -189,13 +231,17 @@ TEST(CliRelease, BadInputBatteryChangesNothing) {
   EXPECT_EQ(test::read_text(garbage_ledger), std::string(3000, 'g'));
   fs::permissions(ro, fs::perms::owner_all);
   // A corrupted kept path file.
-  ASSERT_EQ(test::run_cli(f.base() + "--keep-path " + f.dir.file("p.gpdp") + " --out " + f.dir.file("kp")).exit_code, 0);
+  ASSERT_EQ(
+      test::run_cli(f.base() + "--keep-path " + f.dir.file("p.gpdp") + " --out " + f.dir.file("kp"))
+          .exit_code,
+      0);
   std::string bytes = test::read_text(f.dir.file("p.gpdp"));
   bytes[bytes.size() / 2] ^= 0x40;
   test::write_text(f.dir.file("p.gpdp"), bytes);
   w("q.csv", "lon,lat\n0.5,0.5\n");
-  const auto r = test::run_cli("query " + f.dir.file("p.gpdp") + " --data " + f.data + " --points " +
-                               f.dir.file("q.csv") + " --out " + f.dir.file("q-out.csv"));
+  const auto r =
+      test::run_cli("query " + f.dir.file("p.gpdp") + " --data " + f.data + " --points " +
+                    f.dir.file("q.csv") + " --out " + f.dir.file("q-out.csv"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("not a usable gpdp path file"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(f.dir.file("q-out.csv")));
@@ -204,11 +250,14 @@ TEST(CliRelease, BadInputBatteryChangesNothing) {
 TEST(CliRelease, QueryNeedsTheSameDataAndConsumesNoBudget) {
   Fixture f;
   test::write_text(f.dir.file("key"), std::string(64, '3'));
-  ASSERT_EQ(test::run_cli(f.base() + "--keep-path " + f.dir.file("p.gpdp") + " --path-key " + f.dir.file("key") +
-                          " --out " + f.dir.file("out")).exit_code, 0);
+  ASSERT_EQ(test::run_cli(f.base() + "--keep-path " + f.dir.file("p.gpdp") + " --path-key " +
+                          f.dir.file("key") + " --out " + f.dir.file("out"))
+                .exit_code,
+            0);
   test::write_text(f.dir.file("q.csv"), "lon,lat\n0.25,0.75\n0.5,0.5\n");
-  const std::string query = "query " + f.dir.file("p.gpdp") + " --path-key " + f.dir.file("key") + " --points " +
-                            f.dir.file("q.csv") + " --out " + f.dir.file("q1.csv") + " --data ";
+  const std::string query = "query " + f.dir.file("p.gpdp") + " --path-key " + f.dir.file("key") +
+                            " --points " + f.dir.file("q.csv") + " --out " + f.dir.file("q1.csv") +
+                            " --data ";
   auto r = test::run_cli(query + f.data);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(f.rows(), 1);

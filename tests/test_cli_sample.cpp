@@ -128,9 +128,9 @@ TEST(CliSample, BadInputIsOneLineNoOutput) {
       TempDir dir;
       if (!c.train.empty()) write_text(dir.file("train.csv"), c.train);
       const std::string out = dir.file("out.csv");
-      const auto res = run_cli(cmd + " --data " + dir.file("train.csv") + c.extra +
-                               " --grid 0:1:5" + (cmd == "sample" ? " --seed 1" : "") +
-                               " --out " + out);
+      const auto res =
+          run_cli(cmd + " --data " + dir.file("train.csv") + c.extra + " --grid 0:1:5" +
+                  (cmd == "sample" ? " --seed 1" : "") + " --out " + out);
       const std::string& err = res.err;
       EXPECT_NE(res.exit_code, 0) << c.name << " " << cmd;
       EXPECT_FALSE(std::filesystem::exists(out)) << c.name << " " << cmd;

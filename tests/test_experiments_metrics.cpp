@@ -59,7 +59,8 @@ TEST(ExperimentsIntegratedBce, StaysFiniteWhenProbabilityUnderflows) {
   const VectorXd w = VectorXd::Constant(1, 1.0);
   const VectorXd truth = VectorXd::Constant(1, 1.0);
   // p = Φ(−40) underflows nothing in log space: −log p = 804.608...
-  EXPECT_NEAR(gx::integrated_bce_from_z(VectorXd::Constant(1, -40.0), truth, w), 804.6084420137538, 1e-9);
+  EXPECT_NEAR(gx::integrated_bce_from_z(VectorXd::Constant(1, -40.0), truth, w), 804.6084420137538,
+              1e-9);
 }
 
 TEST(ExperimentsIntersectionOverUnion, HandComputed) {
@@ -88,9 +89,9 @@ TEST(ExperimentsEffectiveDimension, TwoPointExponentialKernelByEigenvalues) {
 
 TEST(ExperimentsVoteRelease, CountsVotesAgainstTheCutoff) {
   Eigen::MatrixXd paths(3, 4);
-  paths << 0.5, 0.1, -0.2, 0.0,   // 3 of 4 paths ≥ 0 (0.0 counts)
-      -1.0, -0.1, 0.3, -0.5,      // 1 of 4
-      2.0, 1.0, 3.0, 4.0;         // 4 of 4
+  paths << 0.5, 0.1, -0.2, 0.0,  // 3 of 4 paths ≥ 0 (0.0 counts)
+      -1.0, -0.1, 0.3, -0.5,     // 1 of 4
+      2.0, 1.0, 3.0, 4.0;        // 4 of 4
   VectorXd expect_half(3), expect_all(3), expect_quarter(3);
   expect_half << 1, 0, 1;
   expect_all << 0, 0, 1;
@@ -104,8 +105,7 @@ TEST(ExperimentsVoteRelease, CountsVotesAgainstTheCutoff) {
 TEST(ExperimentsVoteRelease, ReleaseBOfADrawsBatchUsesItsOwnColumns) {
   gpdp::Draws draws;
   draws.values.resize(2, 4);
-  draws.values << 1, 1, -1, -1,
-                  -1, 1, 1, 1;
+  draws.values << 1, 1, -1, -1, -1, 1, 1, 1;
   VectorXd first(2), second(2);
   first << 1, 0;   // columns 0-1 with c = 1
   second << 0, 1;  // columns 2-3
@@ -117,7 +117,9 @@ TEST(ExperimentsVoteRelease, ReleaseBOfADrawsBatchUsesItsOwnColumns) {
 // The release is a post-processing of sample paths only: no overload accepts a Posterior (so it
 // cannot read μ_D or k_D).
 template <class T>
-concept ReleasableFrom = requires(const T& x) { gx::vote_release(x, 0.0, 1.0); };
+concept ReleasableFrom = requires(const T& x) {
+  gx::vote_release(x, 0.0, 1.0);
+};
 static_assert(ReleasableFrom<Eigen::MatrixXd>);
 static_assert(!ReleasableFrom<gpdp::Posterior>);
 

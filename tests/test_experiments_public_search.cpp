@@ -68,7 +68,8 @@ TEST(ExperimentsPublicSearch, PrivateChoiceIsFeasibleAndCutoffIsTheIouArgmax) {
   const auto res = gx::search_public_data(d.train_X, d.train_y, d.val_X, truth, spec);
   EXPECT_LT(res.constrained.epsilon, 10.0);
   EXPECT_EQ(res.constrained.epsilon, spec.privacy.epsilon(res.constrained.theta));
-  EXPECT_GT(res.unconstrained.epsilon, 10.0) << "the unconstrained optimum should not be private here";
+  EXPECT_GT(res.unconstrained.epsilon, 10.0)
+      << "the unconstrained optimum should not be private here";
   EXPECT_LE(res.unconstrained.mean_bce, res.constrained.mean_bce);
   EXPECT_GT(res.candidates, 0);
 
@@ -80,10 +81,12 @@ TEST(ExperimentsPublicSearch, PrivateChoiceIsFeasibleAndCutoffIsTheIouArgmax) {
     const Eigen::VectorXd w = Eigen::VectorXd::Constant(80, 1.0 / 80.0);
     double best = -1.0;
     for (int k = 1; k <= 19; ++k) {
-      best = std::max(best, gx::intersection_over_union(gx::indicator_at_least(p, 0.05 * k), truth, w));
+      best = std::max(best,
+                      gx::intersection_over_union(gx::indicator_at_least(p, 0.05 * k), truth, w));
     }
     EXPECT_NEAR(c->validation_iou, best, 1e-12);
-    EXPECT_NEAR(gx::intersection_over_union(gx::indicator_at_least(p, c->cutoff_C), truth, w), best, 1e-12);
+    EXPECT_NEAR(gx::intersection_over_union(gx::indicator_at_least(p, c->cutoff_C), truth, w), best,
+                1e-12);
   }
 }
 
@@ -99,10 +102,12 @@ TEST(ExperimentsPublicSearch, RefusesMalformedInput) {
   EXPECT_THROW(gx::search_public_data(outside, d.train_y, d.val_X, truth, spec), gpdp::InputError);
   Eigen::VectorXd bad_truth = truth;
   bad_truth[0] = 0.5;
-  EXPECT_THROW(gx::search_public_data(d.train_X, d.train_y, d.val_X, bad_truth, spec), gpdp::InputError);
+  EXPECT_THROW(gx::search_public_data(d.train_X, d.train_y, d.val_X, bad_truth, spec),
+               gpdp::InputError);
   auto two_d = spec;
   two_d.privacy.dim = 2;
-  EXPECT_THROW(gx::search_public_data(d.train_X, d.train_y, d.val_X, truth, two_d), gpdp::InputError);
+  EXPECT_THROW(gx::search_public_data(d.train_X, d.train_y, d.val_X, truth, two_d),
+               gpdp::InputError);
   EXPECT_THROW(gx::search_public_data(d.train_X, d.train_y, d.val_X, truth, small_spec(-1.0)),
                gpdp::InputError);
 }
@@ -112,10 +117,11 @@ TEST(ExperimentsSearchCli, JsonAgreesWithTheLibraryAndRefusesBadInput) {
   const gpdp::test::TempDir dir;
   gpdp::test::write_text(dir.file("train.csv"), csv(d.train_X, d.train_y));
   gpdp::test::write_text(dir.file("val.csv"), csv(d.val_X, d.val_y));
-  auto command = [&](const std::string& train, const std::string& target, const std::string& r_range) {
+  auto command = [&](const std::string& train, const std::string& target,
+                     const std::string& r_range) {
     return "search --data " + dir.file(train) + " --validation " + dir.file("val.csv") +
-           " --target-epsilon " + target + " --delta 0.005 --ell-range 0.1:5:3 --r-range " + r_range +
-           " --sigma-range 0.01:5:4 --refine 1 --threads 2";
+           " --target-epsilon " + target + " --delta 0.005 --ell-range 0.1:5:3 --r-range " +
+           r_range + " --sigma-range 0.01:5:4 --refine 1 --threads 2";
   };
   const std::string base = command("train.csv", "10", "0.05:30:6");
   const auto r = gpdp::test::run_cli(base + " --json --out " + dir.file("res.json"));

@@ -14,7 +14,8 @@ namespace {
 
 TEST(ExperimentsReproduceCli, Table4QuickReportsFeasibleThetasAndItsSearchWork) {
   TempDir dir;
-  const auto r = run_cli("reproduce table4 --quick --pairs 3 --conversion cks --out " + dir.path().string());
+  const auto r =
+      run_cli("reproduce table4 --quick --pairs 3 --conversion cks --out " + dir.path().string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"table4.md", "table4.csv", "table4.json"}) {
     EXPECT_TRUE(std::filesystem::exists(dir.path() / f)) << f;
@@ -33,7 +34,8 @@ TEST(ExperimentsReproduceCli, Table4QuickReportsFeasibleThetasAndItsSearchWork) 
     const double eps = account.epsilon(theta);
     EXPECT_LT(eps, 10.0) << run["setting"];
     EXPECT_NEAR(run["epsilon_private"].get<double>(), eps, 1e-9 * eps) << run["setting"];
-    EXPECT_GE(run["search_work_per_pair"]["reductions"].get<double>(), 6.0);  // ≥ the coarse grid's ℓ
+    EXPECT_GE(run["search_work_per_pair"]["reductions"].get<double>(),
+              6.0);  // ≥ the coarse grid's ℓ
     EXPECT_EQ(run["sampler"], "dense");
   }
   const auto md = read_text(dir.file("table4.md"));

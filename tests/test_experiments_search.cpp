@@ -52,7 +52,8 @@ TEST(ExperimentsExcursionObjective, MatchesADirectComputationPerTheta) {
                                  {thetas[k].r, thetas[k].sigma});
       const Eigen::VectorXd p = post.excursion_probability(*tasks[j].eval_points, 0.0);
       const double direct = gx::integrated_bce(p, tasks[j].truth, *tasks[j].weights);
-      EXPECT_NEAR(v(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(k)), direct, 1e-9 * (1 + direct));
+      EXPECT_NEAR(v(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(k)), direct,
+                  1e-9 * (1 + direct));
     }
   }
 }

@@ -9,8 +9,8 @@
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/fields.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/search.hpp"
 #include "gpdp/experiments/ridge_cholesky.hpp"
+#include "gpdp/experiments/search.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/experiments/tridiagonal_posterior.hpp"
 #include "gpdp/posterior.hpp"
@@ -58,9 +58,12 @@ TEST(ExperimentsSpectralPosterior, MatchesTheCholeskyPosteriorIn2d) {
       EXPECT_LT((shared.mean(r) - fast.mean(r)).cwiseAbs().maxCoeff(), 1e-11);
       EXPECT_LT((shared.variance(r) - fast.variance(r)).cwiseAbs().maxCoeff(), 1e-11);
       const gpdp::Posterior dense(k, pair.X, pair.y, {r, 1.0});
-      EXPECT_LT((fast.mean(r) - dense.mean(xs)).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
-      EXPECT_LT((fast.variance(r) - dense.variance(xs)).cwiseAbs().maxCoeff(), 1e-10) << "ℓ " << ell << " r " << r;
-      EXPECT_NEAR(fast.effective_dimension(r), dense.effective_dimension(), 1e-9 * static_cast<double>(pair.X.rows()));
+      EXPECT_LT((fast.mean(r) - dense.mean(xs)).cwiseAbs().maxCoeff(), 1e-10)
+          << "ℓ " << ell << " r " << r;
+      EXPECT_LT((fast.variance(r) - dense.variance(xs)).cwiseAbs().maxCoeff(), 1e-10)
+          << "ℓ " << ell << " r " << r;
+      EXPECT_NEAR(fast.effective_dimension(r), dense.effective_dimension(),
+                  1e-9 * static_cast<double>(pair.X.rows()));
     }
   }
 }
@@ -167,9 +170,11 @@ TEST(ExperimentsExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
   }
   // ℓ = 0.1 has three r (the hybrid route reduces K once), ℓ = 1 two and ℓ = 4 one (one Cholesky
   // per r); the last θ is ℓ = 1 computed another way, equal up to rounding (one group with ℓ = 1).
-  const std::vector<gx::Theta> thetas{{0.1, 0.03, 0.05}, {0.1, 0.03, 2.0}, {0.1, 3.0, 0.5},
-                                      {0.1, 0.3, 1.0},   {1.0, 0.3, 1.0},  {1.0, 10.0, 0.1},
-                                      {4.0, 0.3, 20.0},  {std::pow(std::sqrt(10.0), 2) / 10.0, 0.3, 1.0}};
+  const std::vector<gx::Theta> thetas{
+      {0.1, 0.03, 0.05}, {0.1, 0.03, 2.0},
+      {0.1, 3.0, 0.5},   {0.1, 0.3, 1.0},
+      {1.0, 0.3, 1.0},   {1.0, 10.0, 0.1},
+      {4.0, 0.3, 20.0},  {std::pow(std::sqrt(10.0), 2) / 10.0, 0.3, 1.0}};
   ASSERT_NE(thetas[7].ell, 1.0);  // (√10)²/10 is one ulp off 1 in double arithmetic
   const gx::ExcursionObjective spectral(tasks, 0.0, 2, gx::PosteriorRoute::Spectral);
   const gx::ExcursionObjective direct(tasks, 0.0, 2, gx::PosteriorRoute::Direct);
@@ -222,7 +227,8 @@ TEST(ExperimentsExcursionObjective, KeptAndSpeculativeRidgesNeedNoNewReduction) 
   const Eigen::MatrixXd b_fresh = fresh.evaluate(round_b);
   EXPECT_EQ(fresh.reductions(), 2);  // the fresh objective had to reduce ℓ = 0.3
   for (Eigen::Index j = 0; j < b.rows(); ++j) {
-    for (Eigen::Index k = 0; k < b.cols(); ++k) EXPECT_NEAR(b(j, k), b_fresh(j, k), 1e-10 * (1.0 + b_fresh(j, k)));
+    for (Eigen::Index k = 0; k < b.cols(); ++k)
+      EXPECT_NEAR(b(j, k), b_fresh(j, k), 1e-10 * (1.0 + b_fresh(j, k)));
   }
   // An r neither kept nor speculated: a new fit (one Cholesky per task for a single r).
   keeping.evaluate({{0.3, 0.7, 1.0}});

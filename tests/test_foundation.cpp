@@ -14,9 +14,9 @@ namespace gpdp {
 namespace {
 
 TEST(Kernel, NormalisedAndKappaOnUnitBox) {
-  for (const auto& k : {Kernel::exponential(0.7), Kernel::squared_exponential(0.7),
-                        Kernel::matern32(0.7), Kernel::matern52(0.7), Kernel::constant(),
-                        Kernel::diagonal()}) {
+  for (const auto& k :
+       {Kernel::exponential(0.7), Kernel::squared_exponential(0.7), Kernel::matern32(0.7),
+        Kernel::matern52(0.7), Kernel::constant(), Kernel::diagonal()}) {
     EXPECT_DOUBLE_EQ(k.of_distance(0.0), 1.0) << k.name();
   }
   // SPEC §2: exponential kernel on [0,1]^d has κ = exp(−√d/ℓ).
@@ -24,8 +24,8 @@ TEST(Kernel, NormalisedAndKappaOnUnitBox) {
   EXPECT_NEAR(Kernel::exponential(0.5).kappa(Box::unit(2)), std::exp(-std::sqrt(2.0) / 0.5), 1e-15);
   EXPECT_EQ(Kernel::diagonal().kappa(Box::unit(2)), 0.0);
   EXPECT_EQ(Kernel::constant().kappa(Box::unit(3)), 1.0);
-  EXPECT_NEAR(Kernel::matern32(1.0).of_distance(1.0), (1 + std::sqrt(3.0)) * std::exp(-std::sqrt(3.0)),
-              1e-15);
+  EXPECT_NEAR(Kernel::matern32(1.0).of_distance(1.0),
+              (1 + std::sqrt(3.0)) * std::exp(-std::sqrt(3.0)), 1e-15);
 }
 
 TEST(Kernel, RejectsBadLengthscaleAndName) {

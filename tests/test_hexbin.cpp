@@ -48,7 +48,7 @@ TEST(Hexbin, MedianAndCountPerCellAndOutsidePointsDropped) {
   EXPECT_EQ(out.cells[0].column, 1);
   EXPECT_EQ(out.cells[0].row, 0);
   EXPECT_EQ(out.cells[0].count, 3);
-  EXPECT_DOUBLE_EQ(out.cells[0].median, 2.0);   // median of {1, 2, 3}
+  EXPECT_DOUBLE_EQ(out.cells[0].median, 2.0);  // median of {1, 2, 3}
   EXPECT_EQ(out.cells[1].count, 2);
   EXPECT_DOUBLE_EQ(out.cells[1].median, 15.0);  // even count: mean of the middle two
   EXPECT_THROW(gx::hexbin(xy, v, {gpdp::Box::parse("0:10,0:10"), 0.0}), gpdp::InputError);
@@ -68,16 +68,18 @@ TEST(HexbinCli, WritesCellsAndRejectsABadBox) {
                          "px,py,price,year\n2.1,0.1,100,a\n1.9,0.2,1000,a\n4.9,1.7,10,b\n");
   const auto ok = gpdp::test::run_cli("hexbin --data " + dir.file("pts.csv") +
                                       " --x px --y py --value price --log --where year=a"
-                                      " --box 0:10,0:10 --cell-width 2 --out " + dir.file("h.csv"));
+                                      " --box 0:10,0:10 --cell-width 2 --out " +
+                                      dir.file("h.csv"));
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   const std::string text = gpdp::test::read_text(dir.file("h.csv"));
   EXPECT_EQ(text.substr(0, text.find('\n')), "column,row,x,y,u,v,median,count");
   // One cell (1, 0) with two records; median of log 100 and log 1000.
   EXPECT_NE(text.find(",2\n"), std::string::npos);
-  EXPECT_NE(text.find(std::to_string(0.5 * (std::log(100.0) + std::log(1000.0))).substr(0, 6)), std::string::npos);
-  const auto bad = gpdp::test::run_cli("hexbin --data " + dir.file("pts.csv") +
-                                       " --x px --y py --value price --box 0:10 --cell-width 2 --out " +
-                                       dir.file("bad.csv"));
+  EXPECT_NE(text.find(std::to_string(0.5 * (std::log(100.0) + std::log(1000.0))).substr(0, 6)),
+            std::string::npos);
+  const auto bad = gpdp::test::run_cli(
+      "hexbin --data " + dir.file("pts.csv") +
+      " --x px --y py --value price --box 0:10 --cell-width 2 --out " + dir.file("bad.csv"));
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_FALSE(std::filesystem::exists(dir.file("bad.csv")));
 }

@@ -40,7 +40,8 @@ TEST(Ledger, ComposesAgainstBudgetAndRefusesWithoutWriting) {
   const auto d1 = ledger.record(entry("aa", 0.4), budget, basic_composition);
   EXPECT_DOUBLE_EQ(d1.epsilon_before, 0.0);
   EXPECT_DOUBLE_EQ(d1.epsilon_after, 0.4);
-  const auto d2 = ledger.record(entry("aa", 0.4), std::nullopt, basic_composition);  // stored budget applies
+  const auto d2 =
+      ledger.record(entry("aa", 0.4), std::nullopt, basic_composition);  // stored budget applies
   EXPECT_DOUBLE_EQ(d2.epsilon_after, 0.8);
   EXPECT_THROW(ledger.record(entry("aa", 0.4), std::nullopt, basic_composition), PrivacyError);
   EXPECT_EQ(ledger.releases("aa").size(), 2u);
@@ -49,7 +50,8 @@ TEST(Ledger, ComposesAgainstBudgetAndRefusesWithoutWriting) {
   EXPECT_EQ(ledger.releases("bb").size(), 1u);
   EXPECT_FALSE(ledger.budget("bb").has_value());
   // A budget, once fixed, cannot be raised.
-  EXPECT_THROW(ledger.record(entry("aa", 0.1), Budget{10.0, 1e-5}, basic_composition), PrivacyError);
+  EXPECT_THROW(ledger.record(entry("aa", 0.1), Budget{10.0, 1e-5}, basic_composition),
+               PrivacyError);
   EXPECT_EQ(ledger.releases("aa").size(), 2u);
   // Rows round-trip, including the JSON mechanism.
   const auto rows = Ledger::open_existing(path).releases("aa");

@@ -17,7 +17,8 @@ namespace {
 std::string data_dir() { return gpdp::test::shared_dir() + "/data"; }
 
 void expect_scaled(const Eigen::MatrixXd& x, const Eigen::VectorXd& y) {
-  for (Eigen::Index i = 0; i < x.rows(); ++i) ASSERT_LE(x.row(i).norm(), 1.0 + 1e-12) << "row " << i;
+  for (Eigen::Index i = 0; i < x.rows(); ++i)
+    ASSERT_LE(x.row(i).norm(), 1.0 + 1e-12) << "row " << i;
   for (Eigen::Index i = 0; i < y.size(); ++i) ASSERT_TRUE(y(i) == 1.0 || y(i) == -1.0);
 }
 
@@ -67,7 +68,8 @@ TEST(OpsData, ValidationSplitUsesTrainingRowsOnly) {
   ASSERT_EQ(v.x_train.rows(), 3342 - 668);
   // Every row of the new sets is a training row (matched exactly), none is a test row.
   auto is_row_of = [](const Eigen::RowVectorXd& r, const Eigen::MatrixXd& m) {
-    for (Eigen::Index i = 0; i < m.rows(); ++i) if (m.row(i) == r) return true;
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      if (m.row(i) == r) return true;
     return false;
   };
   for (Eigen::Index i = 0; i < v.x_test.rows(); i += 37) {
@@ -89,7 +91,7 @@ TEST(OpsData, StandardisationUsesTrainStatistics) {
   spec.categorical = {"c"};
   const auto d = gpdp::ops::prepare_tables(gpdp::io::read_csv(tmp.file("tr.csv")),
                                            gpdp::io::read_csv(tmp.file("te.csv")), spec);
-  ASSERT_EQ(d.x_test.cols(), 4);  // a, c=u, c=v, bias
+  ASSERT_EQ(d.x_test.cols(), 4);          // a, c=u, c=v, bias
   EXPECT_DOUBLE_EQ(d.x_test(0, 0), 0.0);  // (1 − mean 1)/sd
   EXPECT_DOUBLE_EQ(d.x_test(0, 1), 0.0);  // unseen level w: all zeros
   EXPECT_DOUBLE_EQ(d.x_test(0, 3), 1.0);
@@ -114,10 +116,12 @@ nlohmann::json run_json(const std::string& args) {
 }
 
 TEST(OpsCli, JsonHasExactlyTheDocumentedKeys) {
-  const auto j = run_json("--data abalone --method objpert --epsilon 3 --repeats 4 --seed 5 --threads 2");
+  const auto j =
+      run_json("--data abalone --method objpert --epsilon 3 --repeats 4 --seed 5 --threads 2");
   std::set<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.insert(k);
-  EXPECT_EQ(keys, (std::set<std::string>{"method", "epsilon", "delta", "accuracy_mean", "accuracy_se", "repeats"}));
+  EXPECT_EQ(keys, (std::set<std::string>{"method", "epsilon", "delta", "accuracy_mean",
+                                         "accuracy_se", "repeats"}));
   EXPECT_EQ(j["method"], "objpert");
   EXPECT_EQ(j["epsilon"], 3.0);
   EXPECT_EQ(j["delta"], 0.0);
@@ -126,29 +130,36 @@ TEST(OpsCli, JsonHasExactlyTheDocumentedKeys) {
   EXPECT_LT(j["accuracy_mean"].get<double>(), 0.9);
   EXPECT_GT(j["accuracy_se"].get<double>(), 0.0);
   // Seeded runs are reproducible, also across thread counts.
-  const auto j2 = run_json("--data abalone --method objpert --epsilon 3 --repeats 4 --seed 5 --threads 1");
+  const auto j2 =
+      run_json("--data abalone --method objpert --epsilon 3 --repeats 4 --seed 5 --threads 1");
   EXPECT_EQ(j2["accuracy_mean"], j["accuracy_mean"]);
 }
 
 TEST(OpsCli, MethodsOnAbalone) {
-  const double ref = run_json("--data abalone --method nonprivate --repeats 3 --seed 1")["accuracy_mean"];
+  const double ref =
+      run_json("--data abalone --method nonprivate --repeats 3 --seed 1")["accuracy_mean"];
   EXPECT_GT(ref, 0.72);  // logistic regression on Abalone (rings >= 10) is around 0.78
-  const auto ops = run_json("--data abalone --method ops --epsilon 10 --repeats 3 --seed 1 --chains 2 --samples 50");
+  const auto ops = run_json(
+      "--data abalone --method ops --epsilon 10 --repeats 3 --seed 1 --chains 2 --samples 50");
   EXPECT_GT(ops["accuracy_mean"].get<double>(), 0.7);
   const auto sgld = run_json("--data abalone --method dpsgld --epsilon 10 --repeats 3 --seed 1");
   EXPECT_EQ(sgld["delta"], 1e-5);
   EXPECT_GT(sgld["accuracy_mean"].get<double>(), 0.55);
-  const auto hyb = run_json("--data abalone --method hybrid --epsilon 10 --delta 1e-4 --repeats 2 --seed 1 --chains 1 --samples 20");
+  const auto hyb = run_json(
+      "--data abalone --method hybrid --epsilon 10 --delta 1e-4 --repeats 2 --seed 1 --chains 1 "
+      "--samples 20");
   EXPECT_EQ(hyb["delta"], 1e-4);
 }
 
 TEST(OpsCli, HumanOutputSaysWhichRng) {
-  const auto seeded = gpdp::test::run_cli("ops --data-dir " + data_dir() +
-                                          " --data abalone --method outpert --epsilon 1 --repeats 2 --seed 9");
+  const auto seeded =
+      gpdp::test::run_cli("ops --data-dir " + data_dir() +
+                          " --data abalone --method outpert --epsilon 1 --repeats 2 --seed 9");
   ASSERT_EQ(seeded.exit_code, 0) << seeded.err;
   EXPECT_NE(seeded.out.find("NOT private"), std::string::npos) << seeded.out;
-  const auto secure = gpdp::test::run_cli("ops --data-dir " + data_dir() +
-                                          " --data abalone --method ops --epsilon 1 --repeats 1 --chains 2 --samples 20");
+  const auto secure = gpdp::test::run_cli(
+      "ops --data-dir " + data_dir() +
+      " --data abalone --method ops --epsilon 1 --repeats 1 --chains 2 --samples 20");
   ASSERT_EQ(secure.exit_code, 0) << secure.err;
   EXPECT_NE(secure.out.find("secure"), std::string::npos) << secure.out;
   EXPECT_NE(secure.out.find("nominal"), std::string::npos) << secure.out;
@@ -162,19 +173,23 @@ TEST(OpsCli, UserCsvAndErrors) {
     csv += std::to_string(x) + "," + (i % 3 ? "red" : "blue") + "," + (x > 0 ? "yes" : "no") + "\n";
   }
   gpdp::test::write_text(tmp.file("d.csv"), csv);
-  const auto r = gpdp::test::run_cli("ops --data " + tmp.file("d.csv") +
-                                     " --label label --method nonprivate --repeats 2 --seed 1 --json");
+  const auto r =
+      gpdp::test::run_cli("ops --data " + tmp.file("d.csv") +
+                          " --label label --method nonprivate --repeats 2 --seed 1 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GT(nlohmann::json::parse(r.out)["accuracy_mean"].get<double>(), 0.9);
 
-  const auto bad = gpdp::test::run_cli("ops --data abalone --data-dir " + data_dir() + " --method magic --epsilon 1");
+  const auto bad = gpdp::test::run_cli("ops --data abalone --data-dir " + data_dir() +
+                                       " --method magic --epsilon 1");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_TRUE(bad.out.empty());
   EXPECT_NE(bad.err.find("--method"), std::string::npos);
-  const auto missing = gpdp::test::run_cli("ops --data abalone --data-dir /nonexistent --method ops --epsilon 1");
+  const auto missing =
+      gpdp::test::run_cli("ops --data abalone --data-dir /nonexistent --method ops --epsilon 1");
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find("abalone.csv"), std::string::npos);
-  const auto no_eps = gpdp::test::run_cli("ops --data abalone --data-dir " + data_dir() + " --method ops");
+  const auto no_eps =
+      gpdp::test::run_cli("ops --data abalone --data-dir " + data_dir() + " --method ops");
   EXPECT_NE(no_eps.exit_code, 0);
   EXPECT_NE(no_eps.err.find("--epsilon"), std::string::npos);
 }

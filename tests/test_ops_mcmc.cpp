@@ -140,7 +140,8 @@ TEST(OpsMcmc, TwoDimensionalInterior) {
   const Eigen::MatrixXd x = features(80, 2, 3, 0.0);
   gpdp::SeededRng rng(4);
   Eigen::VectorXd y(80);
-  for (int i = 0; i < 80; ++i) y(i) = rng.uniform01() < 1.0 / (1.0 + std::exp(-2.0 * x(i, 0) + x(i, 1))) ? 1.0 : -1.0;
+  for (int i = 0; i < 80; ++i)
+    y(i) = rng.uniform01() < 1.0 / (1.0 + std::exp(-2.0 * x(i, 0) + x(i, 1))) ? 1.0 : -1.0;
   compare(LogisticModel(x, y, 4.0), 0.7, 1.5, 300);
 }
 
@@ -163,7 +164,8 @@ TEST(OpsMcmc, DiagnosticsFlagDisagreeingChains) {
   for (int c = 0; c < 4; ++c) {
     Eigen::VectorXd v(20000);
     double s = 0.0;
-    for (Eigen::Index t = 0; t < v.size(); ++t) v(t) = s = 0.9 * s + std::sqrt(1 - 0.81) * rng.standard_normal();
+    for (Eigen::Index t = 0; t < v.size(); ++t)
+      v(t) = s = 0.9 * s + std::sqrt(1 - 0.81) * rng.standard_normal();
     ar.push_back(v);
   }
   EXPECT_NEAR(gpdp::ops::effective_sample_size(ar), 80000.0 / 19.0, 0.2 * 80000.0 / 19.0);

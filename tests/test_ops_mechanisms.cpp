@@ -70,7 +70,7 @@ TEST(OpsDpSgld, ReducesToPlainSgldBelowFreeStepsize) {
 TEST(OpsDpSgld, ExtraNoiseVarianceFollowsMaxRule) {
   const LogisticModel model = random_model(100, 2, 50.0, 2);
   const double n = 100, tau = 10, alpha = 5.0, eta = 0.01;  // Nαη²/τ = 5e-3 < η: Langevin noise
-  const double eta_big = 1.0;                                // Nαη²/τ = 50 > η
+  const double eta_big = 1.0;                               // Nαη²/τ = 50 > η
   for (const double e : {eta, eta_big}) {
     const double var = gpdp::ops::dpsgld_noise_variance(e, n, alpha, tau);
     gpdp::SeededRng rng(5);
@@ -84,7 +84,8 @@ TEST(OpsDpSgld, ExtraNoiseVarianceFollowsMaxRule) {
       std::vector<Eigen::Index> scratch_copy = scratch;
       gpdp::ops::sgld_step(model, 1e12, static_cast<Eigen::Index>(tau), e, var, th, scratch, rng);
       Eigen::VectorXd drift = Eigen::VectorXd::Zero(2);
-      gpdp::ops::sgld_step(model, 1e12, static_cast<Eigen::Index>(tau), e, 0.0, drift, scratch_copy, probe);
+      gpdp::ops::sgld_step(model, 1e12, static_cast<Eigen::Index>(tau), e, 0.0, drift, scratch_copy,
+                           probe);
       s2 += (th - drift).squaredNorm();
     }
     EXPECT_NEAR(s2 / (2.0 * reps), var, 5.0 * var * std::sqrt(2.0 / (2.0 * reps)));  // 5 s.e.
@@ -116,7 +117,8 @@ TEST(OpsObjPert, NoiseNormsFollowGammaDTwoOverEpsPrime) {
   const double scale = 2.0 / eps_prime;
   gpdp::SeededRng rng(99);
   std::vector<double> norms;
-  for (int r = 0; r < reps; ++r) norms.push_back(gpdp::ops::objective_perturbation(model, eps, lambda, rng).noise_norm);
+  for (int r = 0; r < reps; ++r)
+    norms.push_back(gpdp::ops::objective_perturbation(model, eps, lambda, rng).noise_norm);
   const double crit = 1.628 / std::sqrt(static_cast<double>(reps));
   auto gamma_cdf = [](double shape, double sc) {
     return [shape, sc](double x) { return boost::math::gamma_p(shape, x / sc); };
@@ -158,9 +160,11 @@ TEST(OpsOutPert, NoiseNormMeanMatchesScale) {
   gpdp::SeededRng rng(10);
   double mean = 0.0;
   const int reps = 3000;
-  for (int r = 0; r < reps; ++r) mean += gpdp::ops::output_perturbation(model, eps, lambda, rng).noise_norm;
+  for (int r = 0; r < reps; ++r)
+    mean += gpdp::ops::output_perturbation(model, eps, lambda, rng).noise_norm;
   mean /= reps;
-  const double scale = 2.0 / (n * lambda * eps);  // CMS Algorithm 1: Gamma(d, 2/(nΛε)), mean d·scale
+  const double scale =
+      2.0 / (n * lambda * eps);  // CMS Algorithm 1: Gamma(d, 2/(nΛε)), mean d·scale
   EXPECT_NEAR(mean, d * scale, 5.0 * std::sqrt(d) * scale / std::sqrt(reps));
 }
 

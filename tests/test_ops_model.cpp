@@ -17,7 +17,8 @@ using gpdp::ops::LogisticModel;
 
 // One-hot style rows: a bias, one continuous value and one level out of `levels` per block,
 // scaled to norm ≤ 1 — mostly zeros, like UCI Adult.
-void one_hot_rows(int n, int blocks, int levels, gpdp::Rng& rng, Eigen::MatrixXd& x, Eigen::VectorXd& y) {
+void one_hot_rows(int n, int blocks, int levels, gpdp::Rng& rng, Eigen::MatrixXd& x,
+                  Eigen::VectorXd& y) {
   const int d = 2 + blocks * levels;
   x = Eigen::MatrixXd::Zero(n, d);
   y.resize(n);
@@ -53,8 +54,8 @@ Reference reference(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const Ei
   return r;
 }
 
-void check_against_reference(const LogisticModel& model, const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                             gpdp::Rng& rng) {
+void check_against_reference(const LogisticModel& model, const Eigen::MatrixXd& x,
+                             const Eigen::VectorXd& y, gpdp::Rng& rng) {
   for (int trial = 0; trial < 5; ++trial) {
     Eigen::VectorXd th(model.dim());
     rng.fill_standard_normal(th.data(), static_cast<std::size_t>(th.size()));
@@ -80,7 +81,8 @@ void check_against_reference(const LogisticModel& model, const Eigen::MatrixXd& 
       Eigen::VectorXd tp = th, tm = th;
       tp(j) += 1e-5;
       tm(j) -= 1e-5;
-      EXPECT_NEAR((model.log_likelihood(tp, nullptr) - model.log_likelihood(tm, nullptr)) / 2e-5, g(j), 1e-4);
+      EXPECT_NEAR((model.log_likelihood(tp, nullptr) - model.log_likelihood(tm, nullptr)) / 2e-5,
+                  g(j), 1e-4);
     }
   }
 }

@@ -64,9 +64,10 @@ TEST(OpsPrivacy, TemperedDensityRatioBoundedOnGrid) {
           y(0) = from;
           return max_log_ratio(rho, radius, y, -from);
         }();
-        EXPECT_LE(std::max(ratio, ratio_flip), eps * (1 + 1e-9)) << "R=" << radius << " eps=" << eps;
-        // The tight sensitivity Δ = R gives the exponential-mechanism bound 2ρR (< 4ρB): check it too,
-        // so the grid really resolves the ratio rather than trivially passing.
+        EXPECT_LE(std::max(ratio, ratio_flip), eps * (1 + 1e-9))
+            << "R=" << radius << " eps=" << eps;
+        // The tight sensitivity Δ = R gives the exponential-mechanism bound 2ρR (< 4ρB): check it
+        // too, so the grid really resolves the ratio rather than trivially passing.
         EXPECT_LE(std::max(ratio, ratio_flip), 2.0 * rho * radius * (1 + 1e-9));
         EXPECT_GE(std::max(ratio, ratio_flip), 0.5 * rho * radius);
       }
@@ -113,9 +114,9 @@ TEST(OpsPrivacy, LogisticLikelihoodRangeOnBallEqualsBound) {
         hi = std::max(hi, l);
       }
     }
-    EXPECT_NEAR(lo, -b_expected, 1e-12 * b_expected);              // sup |ℓ| = B, attained
-    EXPECT_NEAR(hi, -std::log1p(std::exp(-radius)), 1e-12);         // the other end
-    EXPECT_NEAR(hi - lo, radius, 1e-9);                             // Δ = R
+    EXPECT_NEAR(lo, -b_expected, 1e-12 * b_expected);        // sup |ℓ| = B, attained
+    EXPECT_NEAR(hi, -std::log1p(std::exp(-radius)), 1e-12);  // the other end
+    EXPECT_NEAR(hi - lo, radius, 1e-9);                      // Δ = R
     EXPECT_DOUBLE_EQ(model.log_likelihood_sensitivity(), radius);
   }
 }
@@ -131,31 +132,37 @@ TEST(OpsPrivacy, CalibrationFormulas) {
   EXPECT_DOUBLE_EQ(ops_relative_efficiency(100.0, 8.0), 2.0);
   EXPECT_NEAR(approximate_sampler_delta(1.0, 1e-6), (1 + std::exp(1.0)) * 1e-6, 1e-18);
   // Algorithm 2's constants [C]: T_min = ε²N/(32τ log(2/δ)); α with log(2.5T/δ).
-  EXPECT_NEAR(dpsgld_min_passes(2.0, 32561, 180, 1e-4), 4.0 * 32561 / (32.0 * 180 * std::log(2e4)), 1e-12);
-  EXPECT_NEAR(dpsgld_alpha(1.0, 3.0, 0.5, 1e-3), 128 * 3 * std::log(7500.0) * std::log(2000.0) / 0.25, 1e-6);
+  EXPECT_NEAR(dpsgld_min_passes(2.0, 32561, 180, 1e-4), 4.0 * 32561 / (32.0 * 180 * std::log(2e4)),
+              1e-12);
+  EXPECT_NEAR(dpsgld_alpha(1.0, 3.0, 0.5, 1e-3),
+              128 * 3 * std::log(7500.0) * std::log(2000.0) / 0.25, 1e-6);
   EXPECT_DOUBLE_EQ(dpsgld_noise_variance(1e-3, 100, 10, 5), std::max(1e-3, 100 * 10 * 1e-6 / 5));
   EXPECT_THROW(ops_temperature(0.0, 1.0), gpdp::InputError);
 }
 
-// Spec §3.3 [D]: with constant 64 (half the paper's 128), re-deriving ε from the Gaussian mechanism,
-// subsampling and advanced composition gives at most ε whenever T meets the paper's condition.
+// Spec §3.3 [D]: with constant 64 (half the paper's 128), re-deriving ε from the Gaussian
+// mechanism, subsampling and advanced composition gives at most ε whenever T meets the paper's
+// condition.
 TEST(OpsPrivacy, DpSgldAccountantWithConstant64StaysWithinEpsilon) {
   gpdp::SeededRng rng(2024);
   for (int trial = 0; trial < 300; ++trial) {
     const double n = std::floor(std::exp(std::log(200.0) + rng.uniform01() * std::log(500.0)));
     const double tau = std::max(1.0, std::floor(std::sqrt(n) * (0.2 + 2.0 * rng.uniform01())));
     const double eps = std::exp(std::log(0.05) + rng.uniform01() * std::log(200.0));  // 0.05 .. 10
-    const double delta = std::exp(std::log(1e-8) + rng.uniform01() * std::log(1e6));    // 1e-8 .. 1e-2
+    const double delta =
+        std::exp(std::log(1e-8) + rng.uniform01() * std::log(1e6));  // 1e-8 .. 1e-2
     const double t_min = gpdp::ops::dpsgld_min_passes(eps, n, tau, delta);
     const double passes = std::max(t_min, 1.0 / (n / tau)) * (1.0 + 3.0 * rng.uniform01());
     if (eps > 4.0 * std::log(2.0 / delta)) continue;  // outside the derivation's ε range
     const double got = gpdp::ops::dpsgld_accounted_epsilon(n, tau, passes, eps, delta, 1.0, 64.0);
-    EXPECT_LE(got, eps) << "N=" << n << " tau=" << tau << " T=" << passes << " eps=" << eps << " delta=" << delta;
+    EXPECT_LE(got, eps) << "N=" << n << " tau=" << tau << " T=" << passes << " eps=" << eps
+                        << " delta=" << delta;
     EXPECT_LE(gpdp::ops::dpsgld_accounted_epsilon(n, tau, passes, eps, delta, 1.0, 128.0), got);
   }
   // Below T_min the per-step ε₀ exceeds 1 and the derivation does not apply.
   const double t_min = gpdp::ops::dpsgld_min_passes(8.0, 30000, 100, 1e-5);
-  EXPECT_TRUE(std::isinf(gpdp::ops::dpsgld_accounted_epsilon(30000, 100, 0.5 * t_min, 8.0, 1e-5, 1.0, 64.0)));
+  EXPECT_TRUE(std::isinf(
+      gpdp::ops::dpsgld_accounted_epsilon(30000, 100, 0.5 * t_min, 8.0, 1e-5, 1.0, 64.0)));
 }
 
 // CMS 2011 Algorithm 2 steps 1–2.

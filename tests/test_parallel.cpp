@@ -1,8 +1,7 @@
 // gpdp::parallel_for: every index runs exactly once on any thread count, the first exception
 // reaches the caller, and OpenBLAS runs single-threaded inside the workers (restored afterwards).
-#include <gtest/gtest.h>
-
 #include <cblas.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <stdexcept>

@@ -45,11 +45,13 @@ Posterior posterior_on_nodes(const Kernel& k, const Grid& grid, const std::vecto
                              double r, double sigma, std::uint64_t seed) {
   const Points pts = grid.points();
   Points x(static_cast<Eigen::Index>(nodes.size()) + 1, grid.dim());
-  for (std::size_t i = 0; i < nodes.size(); ++i) x.row(static_cast<Eigen::Index>(i)) = pts.row(nodes[i]);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    x.row(static_cast<Eigen::Index>(i)) = pts.row(nodes[i]);
   x.row(x.rows() - 1) = x.row(0);
   SeededRng rng(seed);
   Eigen::VectorXd y(x.rows());
-  for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = std::sin(4.0 * x(i, 0)) + 0.3 * rng.standard_normal();
+  for (Eigen::Index i = 0; i < y.size(); ++i)
+    y[i] = std::sin(4.0 * x(i, 0)) + 0.3 * rng.standard_normal();
   return Posterior(k, x, y, {r, sigma});
 }
 
@@ -79,7 +81,8 @@ TEST(Pathwise, PosteriorLaw1D) {
 TEST(Pathwise, PosteriorLaw2DCutOffWithEta) {
   // Exponential ℓ = 1 on the unit square: the cut-off embedding; η-noise on the same embedding.
   const Grid grid = Grid::parse("0:1:5,0:1:4");
-  const Posterior post = posterior_on_nodes(Kernel::exponential(1.0), grid, {0, 6, 7, 13, 19}, 0.3, 0.8, 2);
+  const Posterior post =
+      posterior_on_nodes(Kernel::exponential(1.0), grid, {0, 6, 7, 13, 19}, 0.3, 0.8, 2);
   expect_posterior_law(post, grid, 0.5, 22, "cut-off");
 }
 
@@ -132,8 +135,9 @@ TEST(Pathwise, ReasonsItRefuses) {
   Points x3(2, 3);
   x3 << 0, 0, 0, 1, 1, 1;
   const Posterior p3(Kernel::exponential(0.5), x3, Eigen::VectorXd::Ones(2), {0.5, 1.0});
-  EXPECT_NE(pathwise_unavailable_reason(p3, Grid::parse("0:1:3,0:1:3,0:1:3"), 0.0).find("1-D and 2-D"),
-            std::string::npos);
+  EXPECT_NE(
+      pathwise_unavailable_reason(p3, Grid::parse("0:1:3,0:1:3,0:1:3"), 0.0).find("1-D and 2-D"),
+      std::string::npos);
 
   PathwiseOptions tiny;
   tiny.embedding.max_bytes = 100.0;

@@ -111,7 +111,8 @@ TEST(PrivacyAccountant, GoldenMironovAllRows) {
 }
 
 TEST(PrivacyAccountant, GaussianMechanismClosedForm) {
-  // ε_α = αρ (Gaussian mechanism): Mironov's optimum is ρ + 2√(ρ log(1/δ)) at α* = 1 + √(log(1/δ)/ρ).
+  // ε_α = αρ (Gaussian mechanism): Mironov's optimum is ρ + 2√(ρ log(1/δ)) at α* = 1 +
+  // √(log(1/δ)/ρ).
   for (double rho : {1e-6, 1e-3, 0.5, 20.0}) {
     for (double delta : {1e-10, 1e-5, 0.1}) {
       Accountant acc;
@@ -141,7 +142,8 @@ TEST(PrivacyAccountant, OptimiserMatchesDenseBruteForce) {
           const double delta = 1e-5;
           const auto g = acc.epsilon(delta, conv);
           const double brute = brute_force_min(
-              [&](double a) { return epsilon_at_order(acc.rdp(a), a, delta, conv); }, acc.alpha_max());
+              [&](double a) { return epsilon_at_order(acc.rdp(a), a, delta, conv); },
+              acc.alpha_max());
           if (brute >= 0) {
             EXPECT_NEAR(g.unclamped_epsilon, brute, 1e-9 * std::abs(brute))
                 << "r=" << r << " sigma=" << sigma << " L=" << draws << " " << to_string(conv);
@@ -222,7 +224,8 @@ TEST(PrivacyAccountant, RefusesNanAndNegativeRdpAndReportsEdges) {
   Accountant neg;
   neg.add(RdpCurve([](double a) { return 1.0 - a; }, 3.0, "negative"));
   EXPECT_THROW(neg.epsilon(1e-5, Conversion::Mironov), NumericalError);
-  // A curve that is 0 everywhere: ε → 0 as α → ∞: the optimum is pinned at the upper edge and said so.
+  // A curve that is 0 everywhere: ε → 0 as α → ∞: the optimum is pinned at the upper edge and said
+  // so.
   Accountant zero;
   zero.add(RdpCurve([](double) { return 0.0; }, kInf, "zero"));
   const auto g = zero.epsilon(1e-5, Conversion::Mironov);

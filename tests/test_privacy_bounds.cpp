@@ -45,7 +45,8 @@ TEST(PrivacyBounds, ClosedFormsAtHandComputedPoints) {
 }
 
 TEST(PrivacyBounds, PsiAlphaClosedForm) {
-  // α = 2, τ = 0.5: t1 = ½log1.5 − ½log(2/1.5) = ½log(1.125); t2 = −½log1.5 − ½log(0.5) = ½log(4/3).
+  // α = 2, τ = 0.5: t1 = ½log1.5 − ½log(2/1.5) = ½log(1.125); t2 = −½log1.5 − ½log(0.5) =
+  // ½log(4/3).
   EXPECT_NEAR(psi_alpha(2.0, 0.5), 0.5 * std::log(4.0 / 3.0), 1e-15);
   EXPECT_DOUBLE_EQ(psi_alpha(3.0, 0.0), 0.0);
   EXPECT_EQ(psi_alpha(3.0, 0.5), kInf);  // α = 1 + 1/τ is outside the open range
@@ -54,8 +55,8 @@ TEST(PrivacyBounds, PsiAlphaClosedForm) {
 
 TEST(PrivacyBounds, TheoremAndPropositionAtHandComputedPoints) {
   // Theorem 3.1, α = 2, V = 1, Δ = 1, r = 2, σ = 1: τ = 1/4,
-  //   2ψ_2(1/4) = −log(1 − 1/4)·... : t2 = −½log1.25 − ½log0.75 = −½log(0.9375) (> t1 = ½log(1.25/1.2)),
-  //   mean = 2·5·1/(2·1·(4 − 1)) = 5/3.
+  //   2ψ_2(1/4) = −log(1 − 1/4)·... : t2 = −½log1.25 − ½log0.75 = −½log(0.9375) (> t1 =
+  //   ½log(1.25/1.2)), mean = 2·5·1/(2·1·(4 − 1)) = 5/3.
   const double expected = -std::log(0.9375) + 5.0 / 3.0;
   EXPECT_NEAR(gp_rdp(2.0, 1.0, 1.0, 2.0, 1.0, 0.0), expected, 1e-14);
   // σ = ∞: covariance only.
@@ -114,7 +115,8 @@ TEST(PrivacyBounds, PsiAlphaNonDecreasingInTauAndAlpha) {
 
 TEST(PrivacyBounds, MonotoneInRSigmaEtaAndN) {
   // Every sensitivity bound decreases in r; ε_α decreases in r, σ, η (at fixed admissible α).
-  for (SensitivityLemma lemma : {SensitivityLemma::B1, SensitivityLemma::B7, SensitivityLemma::B8}) {
+  for (SensitivityLemma lemma :
+       {SensitivityLemma::B1, SensitivityLemma::B7, SensitivityLemma::B8}) {
     double prev = kInf;
     for (double r = 0.05; r < 50; r *= 1.2) {
       const double V = posterior_variance_scale(0.4, 30, r);

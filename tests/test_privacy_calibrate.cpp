@@ -1,5 +1,5 @@
-// Calibration round-trips: the returned parameter meets the target, a slightly smaller r/σ/η (or one
-// more draw) does not, and infeasible targets are refused with the reason.
+// Calibration round-trips: the returned parameter meets the target, a slightly smaller r/σ/η (or
+// one more draw) does not, and infeasible targets are refused with the reason.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -85,12 +85,14 @@ TEST(PrivacyCalibrate, InfeasibleTargetsSayWhy) {
   m.sigma = 0.01;
   EXPECT_THROW(calibrate(m, 1, CalibrationParameter::Draws, {0.1, 1e-5, Conversion::Mironov}),
                PrivacyError);
-  EXPECT_THROW(calibrate(m, 1, CalibrationParameter::R, {0.0, 1e-5, Conversion::Mironov}), InputError);
+  EXPECT_THROW(calibrate(m, 1, CalibrationParameter::R, {0.0, 1e-5, Conversion::Mironov}),
+               InputError);
   auto user = m;
   user.lemma = SensitivityLemma::User;
   user.user_Delta_n = 1.0;
   user.r = 2.0;
   EXPECT_THROW(calibrate(user, 1, CalibrationParameter::R, {1.0, 1e-5, Conversion::Mironov}),
                InputError);
-  EXPECT_NO_THROW(calibrate(user, 1, CalibrationParameter::Sigma, {5.0, 1e-5, Conversion::Mironov}));
+  EXPECT_NO_THROW(
+      calibrate(user, 1, CalibrationParameter::Sigma, {5.0, 1e-5, Conversion::Mironov}));
 }

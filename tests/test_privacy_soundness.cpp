@@ -33,8 +33,8 @@ TEST(PrivacySoundness, ExactDivergenceMatchesOneDimensionalClosedForm) {
   }
   // Σ_α not positive definite: +∞ (α = 10, s_α² = 10·0.25 − 9·1 < 0).
   Eigen::MatrixXd A = Eigen::MatrixXd::Identity(2, 2), B = 0.25 * Eigen::MatrixXd::Identity(2, 2);
-  EXPECT_TRUE(std::isinf(gaussian_renyi_divergence(10.0, Eigen::VectorXd::Zero(2), A,
-                                                   Eigen::VectorXd::Zero(2), B)));
+  EXPECT_TRUE(std::isinf(
+      gaussian_renyi_divergence(10.0, Eigen::VectorXd::Zero(2), A, Eigen::VectorXd::Zero(2), B)));
   // Singular, same support (rank 1 along (1,1)): equals the 1-D divergence along it.
   Eigen::Vector2d u(1, 1);
   Eigen::MatrixXd S1 = 0.5 * u * u.transpose(), S2 = 2.0 * u * u.transpose();  // variances 1 and 4
@@ -46,7 +46,8 @@ TEST(PrivacySoundness, ExactDivergenceMatchesOneDimensionalClosedForm) {
   Eigen::Vector2d v(1, -1);
   EXPECT_TRUE(std::isinf(gaussian_renyi_divergence(2.0, Eigen::VectorXd::Zero(2), S1,
                                                    Eigen::VectorXd::Zero(2), v * v.transpose())));
-  EXPECT_TRUE(std::isinf(gaussian_renyi_divergence(2.0, 0.1 * v, S1, Eigen::VectorXd::Zero(2), S2)));
+  EXPECT_TRUE(
+      std::isinf(gaussian_renyi_divergence(2.0, 0.1 * v, S1, Eigen::VectorXd::Zero(2), S2)));
   // Analytic Gaussian: δ(ε) is decreasing, δ(0) = 2Φ(d/2) − 1, and the inverse inverts.
   EXPECT_NEAR(analytic_gaussian_delta(1.0, 0.0), std::erf(0.5 / std::sqrt(2.0)), 1e-15);
   EXPECT_NEAR(analytic_gaussian_delta(2.0, analytic_gaussian_epsilon(2.0, 1e-5)), 1e-5, 1e-12);

@@ -1,11 +1,11 @@
 // Durability and concurrency of releases, with real processes: a release killed with SIGKILL at a
 // random moment never leaves an output folder that the ledger does not account for, and
 // concurrent releases against one budget never overspend.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -35,9 +35,11 @@ std::string data_csv() {
 // Starts `gpdp release ...` directly (no shell, so SIGKILL hits the release itself).
 pid_t spawn_release(const std::string& data, const std::string& ledger, const std::string& out,
                     const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {test::cli_path(), "release", "--data", data, "--domain", "0:1,0:1",
-                                   "--ell", "0.3", "--r", "3", "--grid2d", "0:1:30,0:1:30",
-                                   "--threshold", "0", "--delta", "1e-3", "--ledger", ledger, "--out", out};
+  std::vector<std::string> args = {
+      test::cli_path(), "release",       "--data",      data,    "--domain",
+      "0:1,0:1",        "--ell",         "0.3",         "--r",   "3",
+      "--grid2d",       "0:1:30,0:1:30", "--threshold", "0",     "--delta",
+      "1e-3",           "--ledger",      ledger,        "--out", out};
   args.insert(args.end(), extra.begin(), extra.end());
   const pid_t pid = fork();
   if (pid == 0) {
@@ -66,7 +68,8 @@ TEST(ReleaseCrash, KillNineNeverLeavesUnaccountedOutputs) {
   // One undisturbed release measures how long a release takes here.
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_EQ(wait_exit(spawn_release(data, ledger, dir.file("out0"), {})), 0);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::mt19937_64 gen(2024);  // kill times: fixed seed
   std::uniform_real_distribution<double> when(0.0, 1.3 * seconds);
   int killed = 0;
@@ -100,10 +103,11 @@ TEST(ReleaseCrash, ConcurrentReleasesNeverOverspend) {
   const std::string data = dir.file("d.csv"), ledger = dir.file("l.sqlite");
   test::write_text(data, data_csv());
   // Budget 1.2: one release of ε = 1 fits, a second (composed ≥ 1.2) does not.
-  const std::vector<std::string> extra = {"--target-epsilon", "1", "--budget-epsilon", "1.2",
-                                          "--budget-delta", "1e-3"};
+  const std::vector<std::string> extra = {"--target-epsilon", "1",   "--budget-epsilon", "1.2",
+                                          "--budget-delta",   "1e-3"};
   std::vector<pid_t> pids;
-  for (int i = 0; i < 4; ++i) pids.push_back(spawn_release(data, ledger, dir.file(fmt::format("c{}", i)), extra));
+  for (int i = 0; i < 4; ++i)
+    pids.push_back(spawn_release(data, ledger, dir.file(fmt::format("c{}", i)), extra));
   int ok = 0, refused = 0;
   for (pid_t pid : pids) {
     const int code = wait_exit(pid);
@@ -112,7 +116,8 @@ TEST(ReleaseCrash, ConcurrentReleasesNeverOverspend) {
   }
   EXPECT_EQ(ok, 1);
   EXPECT_EQ(refused, 3);
-  EXPECT_EQ(release::Ledger(ledger).releases(release::sha256_hex(test::read_text(data))).size(), 1u);
+  EXPECT_EQ(release::Ledger(ledger).releases(release::sha256_hex(test::read_text(data))).size(),
+            1u);
   int folders = 0;
   for (int i = 0; i < 4; ++i) folders += fs::exists(dir.file(fmt::format("c{}", i)));
   EXPECT_EQ(folders, 1);

@@ -47,7 +47,8 @@ TEST(ReleaseInput, RejectPolicyAndTransformNameTheLine) {
   auto spec = unit_spec();
   spec.policy = ResponsePolicy::Reject;
   const std::string csv = "x1,x2,y\n0.1,0.2,0.5\n0.3,0.4,3\n";
-  EXPECT_NE(message([&] { prepare_data_from_text(csv, "d.csv", spec); }).find("d.csv:3"), std::string::npos);
+  EXPECT_NE(message([&] { prepare_data_from_text(csv, "d.csv", spec); }).find("d.csv:3"),
+            std::string::npos);
   // Public log transform then centring/scaling: y ← (log y − C)/B.
   auto logspec = unit_spec();
   logspec.transform = ResponseTransform::Log;
@@ -56,8 +57,9 @@ TEST(ReleaseInput, RejectPolicyAndTransformNameTheLine) {
   const auto p = prepare_data_from_text("x1,x2,y\n0.1,0.2,100\n0.3,0.4,10\n", "d.csv", logspec);
   EXPECT_NEAR(p.data.y(0), std::log(10.0) / 4.0, 1e-15);
   EXPECT_NEAR(p.data.y(1), 0.0, 1e-15);
-  EXPECT_NE(message([&] { prepare_data_from_text("x1,x2,y\n0.1,0.2,1\n0.3,0.4,0\n", "d.csv", logspec); })
-                .find("d.csv:3"),
+  EXPECT_NE(message([&] {
+              prepare_data_from_text("x1,x2,y\n0.1,0.2,1\n0.3,0.4,0\n", "d.csv", logspec);
+            }).find("d.csv:3"),
             std::string::npos);
 }
 
@@ -69,11 +71,13 @@ TEST(ReleaseInput, DomainIsDeclaredAndEnforced) {
             std::string::npos);
   auto one_d = InputSpec{};
   one_d.domain = Box::parse("0:1");
-  EXPECT_NE(message([&] { prepare_data_from_text("x1,x2,y\n0.1,0.2,0\n0.1,0.2,0\n", "d.csv", one_d); })
-                .find("dimension"),
+  EXPECT_NE(message([&] {
+              prepare_data_from_text("x1,x2,y\n0.1,0.2,0\n0.1,0.2,0\n", "d.csv", one_d);
+            }).find("dimension"),
             std::string::npos);
-  EXPECT_NE(message([&] { prepare_data_from_text("x1,x2,y\n0.1,0.2,0.5\n", "d.csv", unit_spec()); })
-                .find("n ≥ 2"),
+  EXPECT_NE(message([&] {
+              prepare_data_from_text("x1,x2,y\n0.1,0.2,0.5\n", "d.csv", unit_spec());
+            }).find("n ≥ 2"),
             std::string::npos);
 }
 

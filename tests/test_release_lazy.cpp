@@ -19,7 +19,8 @@ namespace {
 TEST(ReleaseLazy, QueryThenReleaseHasTheOneShotJointLaw) {
   test::TempDir dir;
   const std::string data = dir.file("d.csv");
-  test::write_text(data, "x1,y\n0.05,0.3\n0.15,-0.2\n0.3,0.8\n0.45,0.1\n0.7,-0.6\n0.8,-0.9\n0.95,0.4\n");
+  test::write_text(data,
+                   "x1,y\n0.05,0.3\n0.15,-0.2\n0.3,0.8\n0.45,0.1\n0.7,-0.6\n0.8,-0.9\n0.95,0.4\n");
   test::write_text(dir.file("x1.csv"), "x1\n0.2\n0.6\n");
   test::write_text(dir.file("x2.csv"), "x1\n0.25\n0.65\n");
   ReleaseRequest q;
@@ -34,7 +35,8 @@ TEST(ReleaseLazy, QueryThenReleaseHasTheOneShotJointLaw) {
   q.ledger_path = dir.file("l.sqlite");
   // The exact joint law on (0.2, 0.6, 0.25, 0.65).
   const auto csv = io::read_csv(data);
-  const Posterior post(Kernel::exponential(2.0), csv.numeric({"x1"}), csv.numeric({"y"}).col(0), {1.0, 1.0});
+  const Posterior post(Kernel::exponential(2.0), csv.numeric({"x1"}), csv.numeric({"y"}).col(0),
+                       {1.0, 1.0});
   const std::vector<double> coords = {0.2, 0.6, 0.25, 0.65};
   Points all(4, 1);
   for (Eigen::Index i = 0; i < 4; ++i) all(i, 0) = coords[static_cast<std::size_t>(i)];
@@ -46,7 +48,8 @@ TEST(ReleaseLazy, QueryThenReleaseHasTheOneShotJointLaw) {
   Eigen::MatrixXd wrong = post.covariance(all);
   wrong.block(0, 2, 2, 2).setZero();
   wrong.block(2, 0, 2, 2).setZero();
-  const Eigen::MatrixXd Linv = L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(4, 4));
+  const Eigen::MatrixXd Linv =
+      L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(4, 4));
   const Eigen::MatrixXd wrong_cross = Linv * wrong * Linv.transpose();
   double effect = 0.0;
   for (int i = 0; i < 4; ++i) {

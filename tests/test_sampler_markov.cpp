@@ -49,7 +49,8 @@ Reference dense_reference(const Data& d, const Points& xs, double ell, double r,
   auto k = [ell](double a, double b) { return std::exp(-std::abs((long double)a - b) / ell); };
   LMatrix kreg(n, n), ks(n, m);
   for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < n; ++j) kreg(i, j) = k(d.X(i, 0), d.X(j, 0)) + (i == j ? (long double)r * r : 0.0L);
+    for (Eigen::Index j = 0; j < n; ++j)
+      kreg(i, j) = k(d.X(i, 0), d.X(j, 0)) + (i == j ? (long double)r * r : 0.0L);
     for (Eigen::Index j = 0; j < m; ++j) ks(i, j) = k(d.X(i, 0), xs(j, 0));
   }
   const Eigen::LLT<LMatrix> llt(kreg);
@@ -57,7 +58,9 @@ Reference dense_reference(const Data& d, const Points& xs, double ell, double r,
   const LMatrix v = llt.matrixL().solve(ks);
   Reference ref;
   ref.mean = (ks.transpose() * w).cast<double>();
-  ref.var = ((LVector::Ones(m) - v.colwise().squaredNorm().transpose()) * (long double)sigma * sigma).cast<double>();
+  ref.var =
+      ((LVector::Ones(m) - v.colwise().squaredNorm().transpose()) * (long double)sigma * sigma)
+          .cast<double>();
   ref.weights = w.cast<double>();
   const LMatrix inv = llt.solve(LMatrix::Identity(n, n));
   ref.deff = (double)((kreg - (long double)r * r * LMatrix::Identity(n, n)) * inv).trace();

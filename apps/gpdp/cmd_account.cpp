@@ -45,9 +45,10 @@ void run(const AccountArgs& a) {
     fmt::print("{}\n", j.dump(2));
     return;
   }
-  fmt::print("epsilon  {:.10g}   for delta = {:g}, L = {} draw(s)\n", g.epsilon, g.delta, a.acc.draws);
-  fmt::print("alpha*   {:.10g}   (admissible orders: 1 < alpha < {:.10g}){}\n", g.alpha, g.alpha_max,
-             g.pinned_low || g.pinned_high ? "  [pinned at an edge]" : "");
+  fmt::print("epsilon  {:.10g}   for delta = {:g}, L = {} draw(s)\n", g.epsilon, g.delta,
+             a.acc.draws);
+  fmt::print("alpha*   {:.10g}   (admissible orders: 1 < alpha < {:.10g}){}\n", g.alpha,
+             g.alpha_max, g.pinned_low || g.pinned_high ? "  [pinned at an edge]" : "");
   fmt::print("rdp      {:.10g}   (L·ε_α at alpha*)\n", g.rdp);
   fmt::print("Vn       {:.10g}   ({})\n", b.Vn, b.Vn_source);
   fmt::print("Delta_n  {:.10g}   ({})\n", b.Delta_n, b.Delta_source);

@@ -43,7 +43,8 @@ std::string level_key(double level) { return fmt::format("{:g}", level); }
 
 nlohmann::json by_level(const std::array<attack::MeanSd, 3>& v, bool sd) {
   nlohmann::json j = nlohmann::json::object();
-  for (std::size_t k = 0; k < 3; ++k) j[level_key(attack::kFprLevels[k])] = sd ? v[k].sd : v[k].mean;
+  for (std::size_t k = 0; k < 3; ++k)
+    j[level_key(attack::kFprLevels[k])] = sd ? v[k].sd : v[k].mean;
   return j;
 }
 
@@ -76,9 +77,11 @@ void print_summary(const std::string& title, const attack::AttackSummary& s) {
 }
 
 void run(const AttackArgs& a) {
-  require(std::isfinite(a.hyper.r) && a.hyper.r > 0, fmt::format("--r must be positive, got {}", a.hyper.r));
+  require(std::isfinite(a.hyper.r) && a.hyper.r > 0,
+          fmt::format("--r must be positive, got {}", a.hyper.r));
   require(!std::isnan(a.hyper.sigma) && a.hyper.sigma > 0,
-          fmt::format("--sigma must be positive (or inf: covariance-only release), got {}", a.hyper.sigma));
+          fmt::format("--sigma must be positive (or inf: covariance-only release), got {}",
+                      a.hyper.sigma));
   require(a.hyper.eta == 0.0, "--eta: the attack probes the plain release (η = 0) only");
   require(a.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", a.draws));
   require(a.n >= 1, fmt::format("--n must be ≥ 1, got {}", a.n));
@@ -86,7 +89,8 @@ void run(const AttackArgs& a) {
   require(a.eval >= 10, fmt::format("--eval must be ≥ 10, got {}", a.eval));
   require(a.seeds >= 1, fmt::format("--seeds must be ≥ 1, got {}", a.seeds));
   require(a.delta > 0 && a.delta < 1, fmt::format("--delta must be in (0, 1), got {}", a.delta));
-  require(a.noise >= 0 && a.noise < 1, fmt::format("--noise (M_ξ) must be in [0, 1), got {}", a.noise));
+  require(a.noise >= 0 && a.noise < 1,
+          fmt::format("--noise (M_ξ) must be in [0, 1), got {}", a.noise));
   for (const auto* p : {&a.roc_path, &a.roc_csv_path}) {
     if (p->empty()) continue;
     const auto parent = std::filesystem::path(*p).parent_path();
@@ -95,7 +99,8 @@ void run(const AttackArgs& a) {
   }
   if (!a.roc_path.empty()) {
     const auto ext = std::filesystem::path(a.roc_path).extension().string();
-    require(ext == ".png" || ext == ".svg", fmt::format("--roc: '{}' must end in .png or .svg", a.roc_path));
+    require(ext == ".png" || ext == ".svg",
+            fmt::format("--roc: '{}' must end in .png or .svg", a.roc_path));
   }
   const auto conversion = privacy::parse_conversion(a.conversion);
 
@@ -124,7 +129,8 @@ void run(const AttackArgs& a) {
     plot::Figure fig(1200, 560, 1, 2);
     const std::string label = fmt::format("LiRA, {} seeds", a.seeds);
     attack::draw_roc(fig.panel(0, 0).title("ROC"), seeds, bound.epsilon, a.delta, false, label);
-    attack::draw_roc(fig.panel(0, 1).title("ROC (log-log)"), seeds, bound.epsilon, a.delta, true, label);
+    attack::draw_roc(fig.panel(0, 1).title("ROC (log-log)"), seeds, bound.epsilon, a.delta, true,
+                     label);
     fig.suptitle(fmt::format("r = {:g}, σ = {:g}, L = {}, n = {}: bound ε = {:.3g} at δ = {:g}",
                              a.hyper.r, a.hyper.sigma, a.draws, a.n, bound.epsilon, a.delta));
     fig.save(a.roc_path);
@@ -137,7 +143,8 @@ void run(const AttackArgs& a) {
     j["delta"] = a.delta;
     j["alpha"] = bound.alpha;
     j["conversion"] = privacy::to_string(conversion);
-    j["sensitivity_lemma"] = privacy::to_string(attack::attack_mechanism(o.lira.shadow, a.hyper.r, a.hyper.sigma).lemma);
+    j["sensitivity_lemma"] =
+        privacy::to_string(attack::attack_mechanism(o.lira.shadow, a.hyper.r, a.hyper.sigma).lemma);
     j["r"] = a.hyper.r;
     j["sigma"] = std::isinf(a.hyper.sigma) ? nlohmann::json("inf") : nlohmann::json(a.hyper.sigma);
     j["draws"] = a.draws;
@@ -155,15 +162,17 @@ void run(const AttackArgs& a) {
     return;
   }
   fmt::print("LiRA membership inference at x0 = 1/2, target z0 = (1/2, 1) (SPEC §4)\n");
-  fmt::print("release   r = {:g}, sigma = {:g}, L = {}, n = {}, kernel {}, M_xi = {:g}\n", a.hyper.r,
-             a.hyper.sigma, a.draws, a.n, o.lira.shadow.kernel.name(), a.noise);
-  fmt::print("bound     epsilon = {:.6g} at delta = {:g} (lemma {}, conversion {}, alpha* = {:.6g})\n",
-             bound.epsilon, a.delta,
-             privacy::to_string(attack::attack_mechanism(o.lira.shadow, a.hyper.r, a.hyper.sigma).lemma),
-             privacy::to_string(conversion), bound.alpha);
-  fmt::print("sizes     {} shadow + {} evaluation datasets per hypothesis, {} seeds from {} "
-             "(seeded xoshiro256**, experiment, NOT private)\n",
-             a.shadow, a.eval, a.seeds, a.seed);
+  fmt::print("release   r = {:g}, sigma = {:g}, L = {}, n = {}, kernel {}, M_xi = {:g}\n",
+             a.hyper.r, a.hyper.sigma, a.draws, a.n, o.lira.shadow.kernel.name(), a.noise);
+  fmt::print(
+      "bound     epsilon = {:.6g} at delta = {:g} (lemma {}, conversion {}, alpha* = {:.6g})\n",
+      bound.epsilon, a.delta,
+      privacy::to_string(attack::attack_mechanism(o.lira.shadow, a.hyper.r, a.hyper.sigma).lemma),
+      privacy::to_string(conversion), bound.alpha);
+  fmt::print(
+      "sizes     {} shadow + {} evaluation datasets per hypothesis, {} seeds from {} "
+      "(seeded xoshiro256**, experiment, NOT private)\n",
+      a.shadow, a.eval, a.seeds, a.seed);
   print_summary("attack (mean ± sd over seeds)", summary);
   if (exact) print_summary("non-private benchmark (sees mu_D(x0), k_D(x0,x0) exactly)", *exact);
   const double allowed = attack::dp_max_tpr(0.1, bound.epsilon, a.delta);
@@ -182,14 +191,19 @@ void setup(CLI::App& app) {
   auto args = std::make_shared<AttackArgs>();
   add_kernel_options(sub, args->kernel);
   add_hyper_options(sub, args->hyper);
-  sub->add_option("--draws,-L", args->draws, "Number of released sample paths L ≥ 1")->capture_default_str();
+  sub->add_option("--draws,-L", args->draws, "Number of released sample paths L ≥ 1")
+      ->capture_default_str();
   sub->add_option("--n", args->n, "Dataset size |D|")->capture_default_str();
-  sub->add_option("--shadow", args->shadow, "Shadow datasets per hypothesis (fit)")->capture_default_str();
-  sub->add_option("--eval", args->eval, "Evaluation datasets per hypothesis")->capture_default_str();
-  sub->add_option("--seeds", args->seeds, "Independent repetitions (mean ± sd)")->capture_default_str();
+  sub->add_option("--shadow", args->shadow, "Shadow datasets per hypothesis (fit)")
+      ->capture_default_str();
+  sub->add_option("--eval", args->eval, "Evaluation datasets per hypothesis")
+      ->capture_default_str();
+  sub->add_option("--seeds", args->seeds, "Independent repetitions (mean ± sd)")
+      ->capture_default_str();
   sub->add_option("--seed", args->seed, "First seed (seed i = seed + i; experiments are seeded)")
       ->capture_default_str();
-  sub->add_option("--noise", args->noise, "Response noise bound M_ξ ∈ [0, 1)")->capture_default_str();
+  sub->add_option("--noise", args->noise, "Response noise bound M_ξ ∈ [0, 1)")
+      ->capture_default_str();
   sub->add_option("--delta", args->delta, "δ of the (ε, δ) bound and of the empirical ε")
       ->capture_default_str();
   sub->add_option("--conversion", args->conversion, "RDP→(ε,δ) conversion: mironov or cks")
@@ -197,11 +211,14 @@ void setup(CLI::App& app) {
   sub->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
   sub->add_flag("--benchmark", args->benchmark,
                 "Also run the non-private benchmark that sees μ_D(x0) and k_D(x0,x0) exactly");
-  sub->add_option("--roc", args->roc_path, "Write the ROC curves (linear and log-log) with the bound (.png/.svg)");
+  sub->add_option("--roc", args->roc_path,
+                  "Write the ROC curves (linear and log-log) with the bound (.png/.svg)");
   sub->add_option("--roc-csv", args->roc_csv_path, "Write the ROC points of every seed as CSV");
-  sub->add_flag("--json", args->json, "Print the results as JSON (means over seeds, *_sd companions)");
+  sub->add_flag("--json", args->json,
+                "Print the results as JSON (means over seeds, *_sd companions)");
   sub->add_flag("--quiet", args->quiet, "No progress on stderr");
-  sub->footer("Example: gpdp attack --r 0.1 --sigma 5 --draws 3 --shadow 10000 --eval 10000 --seeds 10");
+  sub->footer(
+      "Example: gpdp attack --r 0.1 --sigma 5 --draws 3 --shadow 10000 --eval 10000 --seeds 10");
   sub->callback([args] { run(*args); });
 }
 

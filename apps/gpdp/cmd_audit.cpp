@@ -34,8 +34,11 @@ nlohmann::json matrix_json(const Eigen::MatrixXd& M) {
 }
 
 nlohmann::json pair_json(const privacy::NeighbourPair& p) {
-  return {{"X", matrix_json(p.X)},   {"y", matrix_json(p.y)},       {"X_prime", matrix_json(p.Xp)},
-          {"y_prime", matrix_json(p.yp)}, {"test", matrix_json(p.test)}};
+  return {{"X", matrix_json(p.X)},
+          {"y", matrix_json(p.y)},
+          {"X_prime", matrix_json(p.Xp)},
+          {"y_prime", matrix_json(p.yp)},
+          {"test", matrix_json(p.test)}};
 }
 
 void run(AuditArgs& a) {
@@ -74,20 +77,22 @@ void run(AuditArgs& a) {
     j["orders"] = orders;
     fmt::print("{}\n", j.dump(2));
   } else {
-    fmt::print("audit of {} draw(s): kernel {}, n = {}, r = {}, sigma = {}, eta = {}, M_Y = {}, "
-               "Delta_n = {:.6g} ({}), Vn = {:.6g}\n",
-               report.draws, mech.kernel->name(), mech.n, mech.r, mech.sigma, mech.eta, mech.M_Y,
-               b.Delta_n, privacy::to_string(mech.lemma), b.Vn);
+    fmt::print(
+        "audit of {} draw(s): kernel {}, n = {}, r = {}, sigma = {}, eta = {}, M_Y = {}, "
+        "Delta_n = {:.6g} ({}), Vn = {:.6g}\n",
+        report.draws, mech.kernel->name(), mech.n, mech.r, mech.sigma, mech.eta, mech.M_Y,
+        b.Delta_n, privacy::to_string(mech.lemma), b.Vn);
     fmt::print("{:>12} {:>16} {:>16} {:>8}\n", "alpha", "RDP proven", "RDP found", "found/proven");
     const auto L = static_cast<double>(report.draws);
     for (const auto& o : report.orders) {
       fmt::print("{:>12.6g} {:>16.8g} {:>16.8g} {:>8.4f}{}\n", o.alpha, L * o.proven, L * o.lower,
                  o.proven > 0 ? o.lower / o.proven : 0.0, o.violation ? "  VIOLATION" : "");
     }
-    fmt::print("(eps, delta = {:g}): proven eps = {:.8g} ({}), lower bound eps = {:.8g} "
-               "(exact Gaussian mechanism of the best same-covariate pair, distance {:.6g})\n",
-               report.proven.delta, report.proven.epsilon, privacy::to_string(report.proven.conversion),
-               report.epsilon_lower, report.mean_distance);
+    fmt::print(
+        "(eps, delta = {:g}): proven eps = {:.8g} ({}), lower bound eps = {:.8g} "
+        "(exact Gaussian mechanism of the best same-covariate pair, distance {:.6g})\n",
+        report.proven.delta, report.proven.epsilon, privacy::to_string(report.proven.conversion),
+        report.epsilon_lower, report.mean_distance);
     fmt::print("search: {} evaluations, {} numerically singular candidates skipped, {}\n",
                report.evaluations, report.singular_skipped, report.rng);
   }
@@ -113,7 +118,8 @@ void setup(CLI::App& app) {
   sub->add_option("--alpha", args->settings.alphas,
                   "Rényi orders to audit (default: spread over the admissible range and α*)")
       ->delimiter(',');
-  sub->add_option("--restarts", args->settings.restarts, "Random restarts per order and search mode")
+  sub->add_option("--restarts", args->settings.restarts,
+                  "Random restarts per order and search mode")
       ->capture_default_str();
   sub->add_option("--evals", args->settings.max_evals, "Objective evaluations per local search")
       ->capture_default_str();

@@ -65,9 +65,10 @@ void run(const CalibrateArgs& a) {
   }
   fmt::print("epsilon  {:.10g}   achieved at delta = {:g}, L = {}, alpha* = {:.8g}\n",
              c.achieved.epsilon, c.achieved.delta, c.draws, c.achieved.alpha);
-  fmt::print("theta    r = {:.10g}, sigma = {}, eta = {:.10g}; Vn = {:.10g}, Delta_n = {:.10g} ({})\n",
-             c.mechanism.r, c.mechanism.sigma, c.mechanism.eta, b.Vn, b.Delta_n,
-             privacy::to_string(c.mechanism.lemma));
+  fmt::print(
+      "theta    r = {:.10g}, sigma = {}, eta = {:.10g}; Vn = {:.10g}, Delta_n = {:.10g} ({})\n",
+      c.mechanism.r, c.mechanism.sigma, c.mechanism.eta, b.Vn, b.Delta_n,
+      privacy::to_string(c.mechanism.lemma));
   fmt::print("conversion {}: {}\n", privacy::to_string(conv), privacy::conversion_citation(conv));
   if (!c.note.empty()) fmt::print("note     {}\n", c.note);
 }
@@ -80,14 +81,16 @@ void setup(CLI::App& app) {
       "The answer is re-accounted and verified. Infeasible targets are refused with the reason.");
   auto args = std::make_shared<CalibrateArgs>();
   sub->add_option("--target-epsilon", args->target_epsilon, "Target ε₀ > 0")->required();
-  sub->add_option("--solve", args->solve, "Parameter to solve for: r, eta, draws or sigma")->required();
+  sub->add_option("--solve", args->solve, "Parameter to solve for: r, eta, draws or sigma")
+      ->required();
   add_kernel_options(sub, args->kernel);
   add_hyper_options(sub, args->hyper);
   add_mechanism_options(sub, args->mech);
   add_accounting_options(sub, args->acc);
   sub->add_flag("--json", args->json, "Print the solution as JSON");
   sub->footer(
-      "Example: gpdp calibrate --target-epsilon 10 --delta 0.005 --solve r --kernel exp1d --ell 0.5 "
+      "Example: gpdp calibrate --target-epsilon 10 --delta 0.005 --solve r --kernel exp1d --ell "
+      "0.5 "
       "--n 100 --sigma 1 --sensitivity b7");
   sub->callback([args] { run(*args); });
 }

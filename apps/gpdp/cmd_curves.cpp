@@ -54,8 +54,8 @@ void run(const CurvesArgs& a) {
   require(a.points >= 2, "--points must be ≥ 2");
   const std::vector<Setting> settings = {
       {"generic", "generic Δ_n (Lemma B.1)", privacy::SensitivityLemma::B1, false},
-      {"rkhs", fmt::format("RKHS Δ_n (Lemma B.8, ‖f*‖ = {})", a.rkhs_norm), privacy::SensitivityLemma::B8,
-       false},
+      {"rkhs", fmt::format("RKHS Δ_n (Lemma B.8, ‖f*‖ = {})", a.rkhs_norm),
+       privacy::SensitivityLemma::B8, false},
       {"noise", "added GP noise η = σ (Prop. 2), Lemma B.1", privacy::SensitivityLemma::B1, true},
   };
   const std::vector<privacy::Conversion> conversions = {privacy::Conversion::Mironov,
@@ -72,11 +72,13 @@ void run(const CurvesArgs& a) {
     m.rkhs_norm = a.rkhs_norm;
     return m;
   };
-  std::string csv = "setting,sweep,conversion,lemma,n,kappa2,delta,r,sigma,eta,draws,epsilon,alpha,pinned\n";
+  std::string csv =
+      "setting,sweep,conversion,lemma,n,kappa2,delta,r,sigma,eta,draws,epsilon,alpha,pinned\n";
   plot::Figure fig(1500, 1250, 3, 3);
-  fig.suptitle(fmt::format("(ε, δ) bounds, n = {}, δ = {:g}, κ² = {:g}, M_Y = {:g}, V_n = V̄_n "
-                           "(solid: Mironov, dashed: CKS)",
-                           a.n, a.delta, a.kappa2, a.M_Y));
+  fig.suptitle(
+      fmt::format("(ε, δ) bounds, n = {}, δ = {:g}, κ² = {:g}, M_Y = {:g}, V_n = V̄_n "
+                  "(solid: Mironov, dashed: CKS)",
+                  a.n, a.delta, a.kappa2, a.M_Y));
   auto record = [&](const Setting& s, const std::string& sweep, privacy::Conversion c,
                     const privacy::GpMechanism& m, long L, const privacy::Guarantee& g) {
     csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.17g},{:.17g},{}\n", s.name, sweep,
@@ -113,8 +115,13 @@ void run(const CurvesArgs& a) {
           eps.push_back(g.epsilon);
         }
         const bool mir = c == privacy::Conversion::Mironov;
-        by_r.line(rs, eps, {.label = mir ? (std::isinf(sigma_lines[k]) ? std::string("σ = ∞ (covariance only)") : fmt::format("σ = {:g}", sigma_lines[k])) : "",
-                            .color = colour, .dashed = !mir});
+        by_r.line(
+            rs, eps,
+            {.label = mir ? (std::isinf(sigma_lines[k]) ? std::string("σ = ∞ (covariance only)")
+                                                        : fmt::format("σ = {:g}", sigma_lines[k]))
+                          : "",
+             .color = colour,
+             .dashed = !mir});
       }
     }
     const std::vector<double> r_lines = {1.0, 10.0, 100.0};
@@ -129,8 +136,10 @@ void run(const CurvesArgs& a) {
           eps.push_back(g.epsilon);
         }
         const bool mir = c == privacy::Conversion::Mironov;
-        by_sigma.line(sigmas, eps, {.label = mir ? fmt::format("r = {}", r_lines[k]) : "",
-                                    .color = colour, .dashed = !mir});
+        by_sigma.line(sigmas, eps,
+                      {.label = mir ? fmt::format("r = {}", r_lines[k]) : "",
+                       .color = colour,
+                       .dashed = !mir});
         std::vector<double> eps_L;
         for (double L : Ls) {
           const auto m = mechanism(s, r_lines[k], 1.0);
@@ -138,8 +147,10 @@ void run(const CurvesArgs& a) {
           record(s, "draws", c, m, static_cast<long>(L), g);
           eps_L.push_back(g.epsilon);
         }
-        by_L.line(Ls, eps_L, {.label = mir ? fmt::format("r = {}, σ = 1", r_lines[k]) : "",
-                              .color = colour, .dashed = !mir});
+        by_L.line(Ls, eps_L,
+                  {.label = mir ? fmt::format("r = {}, σ = 1", r_lines[k]) : "",
+                   .color = colour,
+                   .dashed = !mir});
       }
     }
     by_r.legend();
@@ -158,7 +169,8 @@ void run(const CurvesArgs& a) {
 void setup(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "curves",
-      "Write the (ε, δ) curves of the paper's Figure 1 (ε vs r, vs σ and vs the number of draws L;\n"
+      "Write the (ε, δ) curves of the paper's Figure 1 (ε vs r, vs σ and vs the number of draws "
+      "L;\n"
       "generic Δ_n by Lemma B.1, RKHS Δ_n by Lemma B.8, added noise η = σ) for both conversions:\n"
       "DIR/curves.csv and DIR/curves.png (or .svg). V_n = V̄_n with the given κ², one draw unless\n"
       "the panel varies L.");
@@ -167,9 +179,11 @@ void setup(CLI::App& app) {
   sub->add_option("--format", args->format, "Figure format: png or svg")->capture_default_str();
   sub->add_option("--n", args->n, "Dataset size n")->capture_default_str();
   sub->add_option("--delta", args->delta, "δ")->capture_default_str();
-  sub->add_option("--kappa2", args->kappa2, "κ² (the paper's Figure 1 uses 0.1)")->capture_default_str();
+  sub->add_option("--kappa2", args->kappa2, "κ² (the paper's Figure 1 uses 0.1)")
+      ->capture_default_str();
   sub->add_option("--M-Y", args->M_Y, "Response bound M_Y")->capture_default_str();
-  sub->add_option("--rkhs-norm", args->rkhs_norm, "‖f*‖_H for the Lemma B.8 panels")->capture_default_str();
+  sub->add_option("--rkhs-norm", args->rkhs_norm, "‖f*‖_H for the Lemma B.8 panels")
+      ->capture_default_str();
   sub->add_option("--points", args->points, "Points per curve")->capture_default_str();
   sub->callback([args] { run(*args); });
 }

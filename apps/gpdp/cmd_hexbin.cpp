@@ -42,7 +42,8 @@ std::pair<std::string, std::set<std::string>> parse_where(const std::string& tex
   std::size_t start = 0;
   while (start <= rest.size()) {
     const auto comma = rest.find(',', start);
-    values.insert(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    values.insert(
+        rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -53,7 +54,8 @@ void run(const HexbinOptions& o) {
   const Box box = Box::parse(o.box);
   require(box.dim() == 2, "--box needs two ranges: xmin:xmax,ymin:ymax");
   const experiments::HexLattice lattice{box, o.width};
-  require(std::isfinite(o.width) && o.width > 0, fmt::format("--cell-width must be positive, got {}", o.width));
+  require(std::isfinite(o.width) && o.width > 0,
+          fmt::format("--cell-width must be positive, got {}", o.width));
   const io::CsvTable table = io::read_csv(o.data);
   const std::size_t cx = table.column(o.x), cy = table.column(o.y), cv = table.column(o.value);
   std::optional<std::pair<std::size_t, std::set<std::string>>> filter;
@@ -79,7 +81,8 @@ void run(const HexbinOptions& o) {
     xy(i, 1) = io::parse_double(row[cy], where(o.y));
     double value = io::parse_double(row[cv], where(o.value));
     if (o.log) {
-      require(value > 0, fmt::format("{}: --log needs positive values, got {}", where(o.value), value));
+      require(value > 0,
+              fmt::format("{}: --log needs positive values, got {}", where(o.value), value));
       value = std::log(value);
     }
     v[i] = value;
@@ -97,15 +100,17 @@ void run(const HexbinOptions& o) {
     const auto& c = result.cells[k];
     const auto i = static_cast<Eigen::Index>(k);
     csv += fmt::format("{},{},{},{},{},{},{},{}\n", c.column, c.row, io::format_number(c.x),
-                       io::format_number(c.y), io::format_number(uv(i, 0)), io::format_number(uv(i, 1)),
-                       io::format_number(c.median), c.count);
+                       io::format_number(c.y), io::format_number(uv(i, 0)),
+                       io::format_number(uv(i, 1)), io::format_number(c.median), c.count);
   }
   io::write_file_atomic(o.out, csv);
   const long used = static_cast<long>(keep.size()) - result.dropped_outside;
   if (o.json) {
-    nlohmann::json j{{"out", o.out}, {"cells", result.cells.size()}, {"records_used", used},
-                     {"records_outside_box", result.dropped_outside}, {"box", box.to_string()},
-                     {"cell_width", o.width}, {"value", o.value}, {"log", o.log}, {"where", o.where}};
+    nlohmann::json j{{"out", o.out},           {"cells", result.cells.size()},
+                     {"records_used", used},   {"records_outside_box", result.dropped_outside},
+                     {"box", box.to_string()}, {"cell_width", o.width},
+                     {"value", o.value},       {"log", o.log},
+                     {"where", o.where}};
     std::puts(j.dump(2).c_str());
   } else {
     std::printf("%s: %zu non-empty hexagons from %ld records (%ld outside the box dropped)\n",
@@ -117,9 +122,11 @@ void setup(CLI::App& app) {
   auto o = std::make_shared<HexbinOptions>();
   auto* sub = app.add_subcommand(
       "hexbin",
-      "Aggregate point records to a hexagonal lattice over a DECLARED box: median value and count per\n"
+      "Aggregate point records to a hexagonal lattice over a DECLARED box: median value and count "
+      "per\n"
       "non-empty hexagon (paper App. D.2). The lattice depends only on --box and --cell-width.\n"
-      "Output CSV: column,row,x,y (centre),u,v (centre scaled to [0,1]^2 by the box's longer side),\n"
+      "Output CSV: column,row,x,y (centre),u,v (centre scaled to [0,1]^2 by the box's longer "
+      "side),\n"
       "median,count. Example (Lucas County sales of 1998, median log price on 1 km hexagons):\n"
       "  gpdp hexbin --data lucas.csv --x x --y y --value price --log --where syear=1998 \\\n"
       "      --box 484000:539000,195000:230000 --cell-width 1000 --out hex1998.csv");
@@ -128,9 +135,11 @@ void setup(CLI::App& app) {
   sub->add_option("--y", o->y, "Column of the second coordinate")->capture_default_str();
   sub->add_option("--value", o->value, "Column to aggregate (median per hexagon)")->required();
   sub->add_flag("--log", o->log, "Aggregate log(value) (values must be positive)");
-  sub->add_option("--box", o->box, "Declared domain xmin:xmax,ymin:ymax (records outside are dropped)")
+  sub->add_option("--box", o->box,
+                  "Declared domain xmin:xmax,ymin:ymax (records outside are dropped)")
       ->required();
-  sub->add_option("--cell-width", o->width, "Distance between neighbouring hexagon centres")->required();
+  sub->add_option("--cell-width", o->width, "Distance between neighbouring hexagon centres")
+      ->required();
   sub->add_option("--where", o->where, "Keep rows with COLUMN=VALUE[,VALUE...] (text match)");
   sub->add_option("--out", o->out, "Output CSV")->required();
   sub->add_flag("--json", o->json, "Print a JSON summary instead of one line");

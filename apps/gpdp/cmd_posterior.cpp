@@ -32,17 +32,16 @@ void run(const PosteriorFlags& f) {
   const QueryPoints& q = pq.query;
   const Eigen::VectorXd mean = posterior.mean(q.points);
   // The released path is f_D + g: its variance adds η² k(x, x) = η².
-  const Eigen::VectorXd var =
-      posterior.variance(q.points).array() + eta * eta;
+  const Eigen::VectorXd var = posterior.variance(q.points).array() + eta * eta;
   Eigen::MatrixXd columns(mean.size(), f.threshold ? 3 : 2);
   columns.col(0) = mean;
   columns.col(1) = var;
   if (f.threshold) {
     // p(x) = P(f_D(x) + g(x) ≥ t) = Φ((μ_D(x) − t) / sqrt(σ² k_D(x,x) + η²)).
     for (Eigen::Index i = 0; i < mean.size(); ++i) {
-      columns(i, 2) =
-          var[i] <= 0 ? (mean[i] >= *f.threshold ? 1.0 : 0.0)
-                      : 0.5 * std::erfc(-(mean[i] - *f.threshold) / std::sqrt(2.0 * var[i]));
+      columns(i, 2) = var[i] <= 0
+                          ? (mean[i] >= *f.threshold ? 1.0 : 0.0)
+                          : 0.5 * std::erfc(-(mean[i] - *f.threshold) / std::sqrt(2.0 * var[i]));
     }
   }
   std::vector<std::string> names = {"mean", "variance"};

@@ -39,13 +39,17 @@ void setup(CLI::App& app) {
       "(no budget consumed). Example:\n"
       "  gpdp query path.gpdp --data d.csv --points new.csv --out new-values.csv");
   auto f = std::make_shared<QueryFlags>();
-  sub->add_option("path", f->path_file, "Path file written by 'gpdp release --keep-path'")->required();
-  sub->add_option("--data", f->data, "The data file of the release (verified by SHA-256)")->required();
+  sub->add_option("path", f->path_file, "Path file written by 'gpdp release --keep-path'")
+      ->required();
+  sub->add_option("--data", f->data, "The data file of the release (verified by SHA-256)")
+      ->required();
   add_points_options(sub, f->points);
   add_path_key_flags(sub, f->key);
   sub->add_option("--out,-o", f->out, "Output CSV of the new released values")->required();
-  sub->add_option("--ledger", f->ledger, "Ledger that recorded the release (default: as in the path file)");
-  auto* seed = sub->add_option("--insecure-seed", f->seed, "Seed the RNG (reproducible, NOT PRIVATE)");
+  sub->add_option("--ledger", f->ledger,
+                  "Ledger that recorded the release (default: as in the path file)");
+  auto* seed =
+      sub->add_option("--insecure-seed", f->seed, "Seed the RNG (reproducible, NOT PRIVATE)");
   sub->add_flag("--json", f->json, "Print the summary as JSON");
   sub->callback([f, seed] {
     if (seed->count() > 0) warn_not_private();
@@ -54,8 +58,10 @@ void setup(CLI::App& app) {
     q.key = to_path_key(f->key);
     q.data_path = f->data;
     q.points_file = f->points.points_file;
-    const int given = !f->points.points_file.empty() + !f->points.grid.empty() + !f->points.grid2d.empty();
-    require(given == 1, "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
+    const int given =
+        !f->points.points_file.empty() + !f->points.grid.empty() + !f->points.grid2d.empty();
+    require(given == 1,
+            "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
     if (!f->points.grid.empty()) q.grid = Grid::parse(f->points.grid);
     if (!f->points.grid2d.empty()) q.grid = Grid::parse(f->points.grid2d);
     q.out_csv = f->out;
@@ -65,11 +71,12 @@ void setup(CLI::App& app) {
     if (f->json) {
       fmt::print("{}\n", summary.dump(2));
     } else {
-      fmt::print("gpdp query → {}: {} point(s) of {} kept path(s), conditionally on earlier answers; "
-                 "no budget consumed (path {} in ledger {})\n",
-                 summary["out"].get<std::string>(), summary["points"].get<long>(),
-                 summary["paths"].get<long>(), summary["path_id"].get<std::string>(),
-                 summary["ledger"].get<std::string>());
+      fmt::print(
+          "gpdp query → {}: {} point(s) of {} kept path(s), conditionally on earlier answers; "
+          "no budget consumed (path {} in ledger {})\n",
+          summary["out"].get<std::string>(), summary["points"].get<long>(),
+          summary["paths"].get<long>(), summary["path_id"].get<std::string>(),
+          summary["ledger"].get<std::string>());
     }
   });
 }

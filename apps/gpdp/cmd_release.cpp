@@ -53,7 +53,8 @@ void setup(CLI::App& app) {
       "  gpdp release --data d.csv --x lon,lat --y pm10 --domain 0:1,0:1 --M-Y 1 --kernel exp \\\n"
       "    --ell 0.2 --r 2 --sigma 1 --grid2d 0:1:64,0:1:64 --threshold 0 --delta 1e-4 \\\n"
       "    --budget-epsilon 2 --budget-delta 1e-4 --out release1\n"
-      "Writes into --out (a new or empty folder): draws.csv, map.png|svg, excursion.geojson (2-D),\n"
+      "Writes into --out (a new or empty folder): draws.csv, map.png|svg, excursion.geojson "
+      "(2-D),\n"
       "certificate.json. Only functions of the released paths are written there.");
   auto f = std::make_shared<ReleaseFlags>();
   add_data_options(sub, f->data);
@@ -65,18 +66,23 @@ void setup(CLI::App& app) {
                   "Sensitivity bound Δ_n: b1 (generic), b4 (constant kernel), b5 (diagonal), "
                   "b7 (exponential kernel, 1-D)")
       ->capture_default_str();
-  sub->add_option("--draws,-L", f->draws, "Number L of independent sample paths")->capture_default_str();
+  sub->add_option("--draws,-L", f->draws, "Number L of independent sample paths")
+      ->capture_default_str();
   sub->add_option("--delta", f->delta, "δ of the (ε, δ) guarantee, in (0, 1)")->required();
-  sub->add_option("--conversion", f->conversion, "RDP → (ε, δ): cks (Canonne–Kamath–Steinke) or mironov")
+  sub->add_option("--conversion", f->conversion,
+                  "RDP → (ε, δ): cks (Canonne–Kamath–Steinke) or mironov")
       ->capture_default_str();
   auto* target = sub->add_option("--target-epsilon", f->target_epsilon,
                                  "Calibrate: the smallest r (or η, see --solve) with ε ≤ this");
   sub->add_option("--solve", f->solve, "What --target-epsilon solves for: r or eta")
-      ->capture_default_str()->needs(target);
+      ->capture_default_str()
+      ->needs(target);
   sub->add_option("--threshold,-t", f->threshold,
-                  "Excursion threshold t in response units (after --transform)")->required();
+                  "Excursion threshold t in response units (after --transform)")
+      ->required();
   sub->add_option("--vote-cutoff", f->vote_cutoff,
-                  "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}")->capture_default_str();
+                  "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}")
+      ->capture_default_str();
   sub->add_option("--smooth", f->smooth,
                   "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
                   "released paths before thresholding (post-processing)")
@@ -88,7 +94,8 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--out,-o", f->out, "Release folder (must not exist or be empty)")->required();
   sub->add_option("--image", f->image, "Map format: png or svg")->capture_default_str();
-  sub->add_option("--ledger", f->ledger, "Budget ledger (SQLite; default <data>.gpdp-ledger.sqlite)");
+  sub->add_option("--ledger", f->ledger,
+                  "Budget ledger (SQLite; default <data>.gpdp-ledger.sqlite)");
   auto* be = sub->add_option("--budget-epsilon", f->budget_epsilon,
                              "Total ε budget of this dataset (fixed at the first release)");
   auto* bd = sub->add_option("--budget-delta", f->budget_delta, "Total δ budget of this dataset");
@@ -125,8 +132,10 @@ void setup(CLI::App& app) {
     q.threshold = f->threshold;
     q.vote_cutoff = f->vote_cutoff;
     q.smooth = f->smooth;
-    const int given = !f->points.points_file.empty() + !f->points.grid.empty() + !f->points.grid2d.empty();
-    require(given == 1, "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
+    const int given =
+        !f->points.points_file.empty() + !f->points.grid.empty() + !f->points.grid2d.empty();
+    require(given == 1,
+            "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
     if (!f->points.grid.empty() || !f->points.grid2d.empty()) {
       const bool one = !f->points.grid.empty();
       q.grid = Grid::parse(one ? f->points.grid : f->points.grid2d);

@@ -28,7 +28,8 @@ void setup(CLI::App& app) {
   sub->add_option("--out", opts->out_dir, "Output folder (created if missing)");
   sub->add_flag("--quick", opts->quick, "Reduced sizes for a quick look (the output says so)");
   sub->add_option("--pairs", opts->pairs, "Number of (f*, D) pairs / repetitions (0 = paper's)");
-  sub->add_option("--seed", opts->seed, "Seed of the experiment (experiments are seeded, not private)")
+  sub->add_option("--seed", opts->seed,
+                  "Seed of the experiment (experiments are seeded, not private)")
       ->capture_default_str();
   sub->add_option("--threads", opts->threads, "Worker threads (0 = all cores)");
   sub->add_option("--conversion", opts->conversion, "RDP→(ε,δ) conversion: mironov or cks")
@@ -42,7 +43,8 @@ void setup(CLI::App& app) {
     }
     const auto it = reproductions().find(*target);
     if (it == reproductions().end()) {
-      throw InputError(fmt::format("reproduce: unknown target '{}' (see gpdp reproduce --list)", *target));
+      throw InputError(
+          fmt::format("reproduce: unknown target '{}' (see gpdp reproduce --list)", *target));
     }
     require(!opts->out_dir.empty(), "reproduce: --out DIR is required");
     require(opts->conversion == "mironov" || opts->conversion == "cks",

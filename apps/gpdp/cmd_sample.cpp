@@ -70,7 +70,8 @@ void setup(CLI::App& app) {
       "sample",
       "Exact draws of the GP posterior path f_D ~ GP(μ_D, σ² k_D) (plus g ~ GP(0, η² k) with\n"
       "--eta) on query points or a regular grid. Output CSV: x1..xd, draw1..drawL, one row per\n"
-      "point. Without --seed the secure RNG is used; --seed makes a reproducible, NOT private draw.\n"
+      "point. Without --seed the secure RNG is used; --seed makes a reproducible, NOT private "
+      "draw.\n"
       "This command does not account privacy: use 'gpdp release' for a certified release.\n"
       "Example: gpdp sample --data train.csv --kernel exp --ell 0.3 --r 0.5 --sigma 1 \\\n"
       "           --grid 0:1:800 --draws 3 --out draws.csv");

@@ -14,7 +14,8 @@ void add_kernel_options(CLI::App* app, KernelOptions& o) {
                   "Covariance family: exp (exponential, any dimension), exp1d, se, matern32, "
                   "matern52, constant, diagonal")
       ->capture_default_str();
-  app->add_option("--ell", o.ell, "Lengthscale ℓ > 0 (public hyperparameter)")->capture_default_str();
+  app->add_option("--ell", o.ell, "Lengthscale ℓ > 0 (public hyperparameter)")
+      ->capture_default_str();
 }
 
 Kernel to_kernel(const KernelOptions& o) { return Kernel::from_name(o.kernel, o.ell); }
@@ -50,7 +51,8 @@ void add_points_options(CLI::App* app, PointsOptions& o) {
   auto* p = app->add_option("--points", o.points_file,
                             "CSV of query points (columns x1..xd, or the --x names)");
   auto* g = app->add_option("--grid", o.grid, "1-D grid lo:hi:count, e.g. 0:1:800");
-  auto* g2 = app->add_option("--grid2d", o.grid2d, "2-D grid lo:hi:nx,lo:hi:ny, e.g. 0:1:512,0:1:512");
+  auto* g2 =
+      app->add_option("--grid2d", o.grid2d, "2-D grid lo:hi:nx,lo:hi:ny, e.g. 0:1:512,0:1:512");
   p->excludes(g)->excludes(g2);
   g->excludes(g2);
 }
@@ -59,18 +61,21 @@ QueryPoints load_points(const PointsOptions& o, int dim) {
   QueryPoints q;
   for (int i = 1; i <= dim; ++i) q.names.push_back(fmt::format("x{}", i));
   const int given = !o.points_file.empty() + !o.grid.empty() + !o.grid2d.empty();
-  require(given == 1, "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
+  require(given == 1,
+          "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
   if (!o.points_file.empty()) {
     const auto table = io::read_csv(o.points_file);
-    require(!table.rows.empty(), fmt::format("{}: no query points after the header", o.points_file));
+    require(!table.rows.empty(),
+            fmt::format("{}: no query points after the header", o.points_file));
     q.points = table.numeric(q.names);
     return q;
   }
   const Grid grid = Grid::parse(o.grid.empty() ? o.grid2d : o.grid);
-  require(grid.dim() == (o.grid.empty() ? 2 : 1),
-          o.grid.empty() ? "--grid2d needs two axes lo:hi:nx,lo:hi:ny" : "--grid needs one axis lo:hi:m");
-  require(grid.dim() == dim, fmt::format("the grid has {} dimension(s) but the data have {}",
-                                         grid.dim(), dim));
+  require(grid.dim() == (o.grid.empty() ? 2 : 1), o.grid.empty()
+                                                      ? "--grid2d needs two axes lo:hi:nx,lo:hi:ny"
+                                                      : "--grid needs one axis lo:hi:m");
+  require(grid.dim() == dim,
+          fmt::format("the grid has {} dimension(s) but the data have {}", grid.dim(), dim));
   q.points = grid.points();
   q.grid = grid;
   return q;
@@ -109,7 +114,8 @@ std::string points_csv(const QueryPoints& q, const Eigen::MatrixXd& values,
                        const std::vector<std::string>& value_names) {
   std::string text;
   text.reserve(static_cast<std::size_t>(values.size() + q.points.size()) * 20 + 64);
-  for (std::size_t j = 0; j < q.names.size(); ++j) text += (j ? "," : "") + io::csv_field(q.names[j]);
+  for (std::size_t j = 0; j < q.names.size(); ++j)
+    text += (j ? "," : "") + io::csv_field(q.names[j]);
   for (const auto& name : value_names) text += "," + io::csv_field(name);
   text += '\n';
   for (Eigen::Index i = 0; i < q.points.rows(); ++i) {

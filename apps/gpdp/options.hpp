@@ -48,7 +48,7 @@ struct PointsOptions {
 void add_points_options(CLI::App* app, PointsOptions& o);
 struct QueryPoints {
   Points points;
-  std::optional<Grid> grid;  // set when the points form a regular grid
+  std::optional<Grid> grid;        // set when the points form a regular grid
   std::vector<std::string> names;  // x1..xd
 };
 QueryPoints load_points(const PointsOptions& o, int dim);

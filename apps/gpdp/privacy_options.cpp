@@ -19,9 +19,10 @@ void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size) {
                   "Override κ = inf k(x,x') over the domain (in [0,1]; 0 is always safe)");
   app->add_option("--M-Y", o.M_Y, "Response bound |y| ≤ M_Y (data must be clipped to it)")
       ->capture_default_str();
-  app->add_option("--sensitivity", o.sensitivity,
-                  "Mean-sensitivity lemma: b1 (generic), b4 (constant kernel), b5 (diagonal kernel), "
-                  "b7 (exponential kernel in 1-D), b8 (RKHS responses, needs --rkhs-norm)")
+  app->add_option(
+         "--sensitivity", o.sensitivity,
+         "Mean-sensitivity lemma: b1 (generic), b4 (constant kernel), b5 (diagonal kernel), "
+         "b7 (exponential kernel in 1-D), b8 (RKHS responses, needs --rkhs-norm)")
       ->capture_default_str();
   app->add_option("--rkhs-norm", o.rkhs_norm, "B ≥ ‖f*‖_H for --sensitivity b8");
   app->add_option("--Vn", o.Vn, "A proven upper bound on V_n(r) (default: V̄_n, Proposition 3)");
@@ -46,11 +47,12 @@ privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions
   m.dim = o.dim;
   if (!o.domain.empty()) {
     m.domain = Box::parse(o.domain);
-    require(m.domain->dim() == o.dim, fmt::format("--domain has {} dimension(s) but --dim is {}",
-                                                  m.domain->dim(), o.dim));
+    require(m.domain->dim() == o.dim,
+            fmt::format("--domain has {} dimension(s) but --dim is {}", m.domain->dim(), o.dim));
   }
   if (!std::isnan(o.kappa)) {
-    require(o.kappa >= 0 && o.kappa <= 1, fmt::format("--kappa must lie in [0, 1], got {}", o.kappa));
+    require(o.kappa >= 0 && o.kappa <= 1,
+            fmt::format("--kappa must lie in [0, 1], got {}", o.kappa));
     m.kappa = o.kappa;
   }
   m.n = o.n;

@@ -18,17 +18,18 @@
 namespace gpdp::cli {
 
 struct MechanismOptions {
-  long n = 0;            // --n (required when with_size)
-  int dim = 1;           // --dim
-  std::string domain;    // --domain lo:hi,...; empty = unit box [0,1]^dim
+  long n = 0;          // --n (required when with_size)
+  int dim = 1;         // --dim
+  std::string domain;  // --domain lo:hi,...; empty = unit box [0,1]^dim
   double kappa = std::numeric_limits<double>::quiet_NaN();  // --kappa override (NaN = from kernel)
-  double M_Y = 1.0;      // --M-Y
-  std::string sensitivity = "b1";  // --sensitivity b1|b4|b5|b7|b8
-  double rkhs_norm = -1.0;         // --rkhs-norm (B.8)
-  double Vn = std::numeric_limits<double>::quiet_NaN();       // --Vn (user-proven)
+  double M_Y = 1.0;                                         // --M-Y
+  std::string sensitivity = "b1";                           // --sensitivity b1|b4|b5|b7|b8
+  double rkhs_norm = -1.0;                                  // --rkhs-norm (B.8)
+  double Vn = std::numeric_limits<double>::quiet_NaN();     // --Vn (user-proven)
   double Delta_n = std::numeric_limits<double>::quiet_NaN();  // --Delta-n (user-proven)
 };
-// Adds --n --dim (only when with_size), --domain --kappa --M-Y --sensitivity --rkhs-norm --Vn --Delta-n.
+// Adds --n --dim (only when with_size), --domain --kappa --M-Y --sensitivity --rkhs-norm --Vn
+// --Delta-n.
 void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size = true);
 // Validates (InputError naming the flag; PrivacyError when the lemma does not apply to the kernel).
 // σ = inf is allowed here (covariance-only bound); a release must refuse it itself.
@@ -36,9 +37,9 @@ privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions
                                   const HyperOptions& h);
 
 struct AccountingOptions {
-  long draws = 1;                    // --draws L
+  long draws = 1;                                           // --draws L
   double delta = std::numeric_limits<double>::quiet_NaN();  // --delta (required)
-  std::string conversion = "mironov";  // --conversion mironov|cks
+  std::string conversion = "mironov";                       // --conversion mironov|cks
 };
 void add_accounting_options(CLI::App* app, AccountingOptions& o);
 // Checks L ≥ 1 and 0 < δ < 1; returns the conversion.

@@ -16,7 +16,8 @@ void add_input_flags(CLI::App* app, InputFlags& f) {
   app->add_option("--response-policy", f.policy,
                   "clip (clip to ±M_Y and report the count) or reject (error on |y| > M_Y)")
       ->capture_default_str();
-  app->add_option("--transform", f.transform, "Public response transform before centring: none or log")
+  app->add_option("--transform", f.transform,
+                  "Public response transform before centring: none or log")
       ->capture_default_str();
   app->add_option("--center", f.center, "Public centring C: y ← (y − C)/B before clipping")
       ->capture_default_str();
@@ -24,7 +25,8 @@ void add_input_flags(CLI::App* app, InputFlags& f) {
       ->capture_default_str();
 }
 
-release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, const CLI::App* app) {
+release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f,
+                                 const CLI::App* app) {
   release::InputSpec spec;
   if (!f.config.empty()) spec = release::load_input_config(f.config, spec);
   const auto given = [app](const char* flag) { return app->count(flag) > 0; };
@@ -45,7 +47,8 @@ release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, c
 }
 
 void add_path_key_flags(CLI::App* app, PathKeyFlags& f) {
-  app->add_option("--path-key", f.key_file, "Key file (32 bytes or 64 hex digits) encrypting the kept path");
+  app->add_option("--path-key", f.key_file,
+                  "Key file (32 bytes or 64 hex digits) encrypting the kept path");
   app->add_option("--path-passphrase-env", f.passphrase_env,
                   "Name of an environment variable holding a passphrase for the kept path");
 }

@@ -9,11 +9,11 @@
 namespace gpdp::cli {
 
 struct ReproduceOptions {
-  std::string out_dir;   // created if missing
-  bool quick = false;    // reduced sizes for a smoke run (said so in the output)
-  long pairs = 0;        // 0 = the paper's number
+  std::string out_dir;  // created if missing
+  bool quick = false;   // reduced sizes for a smoke run (said so in the output)
+  long pairs = 0;       // 0 = the paper's number
   std::uint64_t seed = 20260616;
-  int threads = 0;       // 0 = all cores
+  int threads = 0;                     // 0 = all cores
   std::string conversion = "mironov";  // mironov | cks
 };
 

@@ -1,7 +1,8 @@
 // gpdp reproduce fig2 | fig3 | fig5 | fig6: the membership-inference experiments of paper §4 and
-// App. C (SPEC §4), each configuration next to its (ε, δ) bound (δ = 0.05, Lemma B.7, κ = e^{−1/ℓ}).
-// Every target writes CSV + Markdown + one PNG per panel (and the panels side by side) into --out.
-// The paper does not list its σ/r/L grids; the grids below are stated in docs/attack.md.
+// App. C (SPEC §4), each configuration next to its (ε, δ) bound (δ = 0.05, Lemma B.7, κ =
+// e^{−1/ℓ}). Every target writes CSV + Markdown + one PNG per panel (and the panels side by side)
+// into --out. The paper does not list its σ/r/L grids; the grids below are stated in
+// docs/attack.md.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -49,7 +50,9 @@ std::string path_in(const ReproduceOptions& o, const std::string& name) {
 std::string sigma_label(double sigma) {
   return std::isinf(sigma) ? std::string("σ = ∞") : fmt::format("σ = {:g}", sigma);
 }
-std::string sigma_csv(double sigma) { return std::isinf(sigma) ? "inf" : fmt::format("{:g}", sigma); }
+std::string sigma_csv(double sigma) {
+  return std::isinf(sigma) ? "inf" : fmt::format("{:g}", sigma);
+}
 
 std::string run_header(const std::string& target, const Scale& s, const ReproduceOptions& o) {
   return fmt::format(
@@ -59,7 +62,8 @@ std::string run_header(const std::string& target, const Scale& s, const Reproduc
       s.quick ? ", QUICK run (reduced sizes)" : "", kDelta, o.conversion);
 }
 
-ga::SweepOptions sweep_options(const Scale& s, const ReproduceOptions& o, const std::string& label) {
+ga::SweepOptions sweep_options(const Scale& s, const ReproduceOptions& o,
+                               const std::string& label) {
   ga::SweepOptions so;
   so.lira.sizes = {s.datasets, s.datasets};
   so.lira.delta = kDelta;
@@ -81,7 +85,7 @@ std::vector<double> r_grid(bool quick) {
 
 struct SigmaSweep {
   std::vector<double> rs;
-  ga::SweepResults results;  // [r][seed][σ]
+  ga::SweepResults results;                             // [r][seed][σ]
   std::vector<std::vector<privacy::Guarantee>> bounds;  // [r][σ]
 };
 
@@ -160,13 +164,17 @@ void epsilon_vs_r_panel(plot::Axes& ax, const ReproduceOptions& o, std::string& 
     for (int i = 0; i <= 80; ++i) {
       const double r = std::pow(10.0, -1.3 + 2.3 * i / 80.0);
       rs.push_back(r);
-      eps.push_back(ga::attack_guarantee(shadow, r, kSigmas[k], 1, kDelta, conversion_of(o)).epsilon);
+      eps.push_back(
+          ga::attack_guarantee(shadow, r, kSigmas[k], 1, kDelta, conversion_of(o)).epsilon);
     }
-    ax.line(rs, eps, {.label = sigma_label(kSigmas[k]), .color = plot::cycle_color(static_cast<int>(k))});
+    ax.line(rs, eps,
+            {.label = sigma_label(kSigmas[k]), .color = plot::cycle_color(static_cast<int>(k))});
     // The r where ε crosses 10 (ε decreases in r): bisection on log r.
     double a = -1.3, b = 1.0;
     auto eps_at = [&](double lr) {
-      return ga::attack_guarantee(shadow, std::pow(10.0, lr), kSigmas[k], 1, kDelta, conversion_of(o)).epsilon;
+      return ga::attack_guarantee(shadow, std::pow(10.0, lr), kSigmas[k], 1, kDelta,
+                                  conversion_of(o))
+          .epsilon;
     };
     if (eps_at(a) > 10.0 && eps_at(b) < 10.0) {
       for (int it = 0; it < 60; ++it) {
@@ -174,7 +182,8 @@ void epsilon_vs_r_panel(plot::Axes& ax, const ReproduceOptions& o, std::string& 
         (eps_at(mid) > 10.0 ? a : b) = mid;
       }
       const double r10 = std::pow(10.0, 0.5 * (a + b));
-      ax.vline(r10, {.color = plot::cycle_color(static_cast<int>(k)), .dashed = true, .width = 1.0});
+      ax.vline(r10,
+               {.color = plot::cycle_color(static_cast<int>(k)), .dashed = true, .width = 1.0});
       notes += fmt::format("- {}: ε = 10 is reached at r = {:.4g}\n", sigma_label(kSigmas[k]), r10);
     }
   }
@@ -225,14 +234,17 @@ void run_sigma_figure(const ReproduceOptions& o, const std::string& target, std:
   std::string md = fmt::format("# {}\n\n{}\n\n", target, run_header(target, s, o));
   md += fmt::format("Excess TPR @ FPR = {:g} (mean ± sd over seeds) next to the bound ε:\n\n",
                     ga::kFprLevels[level]);
-  md += "| σ | r | ε (bound) | AUC | excess TPR | empirical ε (95 % lower) |\n|---|---|---|---|---|---|\n";
+  md +=
+      "| σ | r | ε (bound) | AUC | excess TPR | empirical ε (95 % lower) "
+      "|\n|---|---|---|---|---|---|\n";
   for (std::size_t k = 0; k < kSigmas.size(); ++k) {
     for (std::size_t i = 0; i < sw.rs.size(); ++i) {
       const auto sum = ga::summarise(ga::across_seeds(sw.results, i, k));
-      md += fmt::format("| {} | {:g} | {:.4g} | {:.3f} ± {:.3f} | {:+.3f} ± {:.3f} | {:.2f} ({:.2f}) |\n",
-                        sigma_csv(kSigmas[k]), sw.rs[i], sw.bounds[i][k].epsilon, sum.auc.mean,
-                        sum.auc.sd, sum.excess_tpr[level].mean, sum.excess_tpr[level].sd,
-                        sum.epsilon_estimate.mean, sum.epsilon_lower.mean);
+      md += fmt::format(
+          "| {} | {:g} | {:.4g} | {:.3f} ± {:.3f} | {:+.3f} ± {:.3f} | {:.2f} ({:.2f}) |\n",
+          sigma_csv(kSigmas[k]), sw.rs[i], sw.bounds[i][k].epsilon, sum.auc.mean, sum.auc.sd,
+          sum.excess_tpr[level].mean, sum.excess_tpr[level].sd, sum.epsilon_estimate.mean,
+          sum.epsilon_lower.mean);
     }
   }
   md += "\n" + notes;
@@ -269,7 +281,8 @@ DrawsSweep run_draws_sweep(const Scale& s, const ReproduceOptions& o, const std:
 }
 
 void attack_vs_draws_panel(plot::Axes& ax, const DrawsSweep& d, std::size_t level) {
-  ax.title(fmt::format("Excess TPR @ FPR = {:g} vs L (r = 1, σ = 5, n = 10)", ga::kFprLevels[level]))
+  ax.title(
+        fmt::format("Excess TPR @ FPR = {:g} vs L (r = 1, σ = 5, n = 10)", ga::kFprLevels[level]))
       .xlabel("number of released paths L")
       .ylabel(fmt::format("TPR − {:g}", ga::kFprLevels[level]))
       .xlog();
@@ -286,11 +299,16 @@ void attack_vs_draws_panel(plot::Axes& ax, const DrawsSweep& d, std::size_t leve
   ax.scatter(Ls, mean, {.color = plot::colors::blue, .size = 2.5});
   const auto exact = ga::summarise(ga::across_seeds(d.results, 0, d.Ls.size()));
   const std::vector<double> ends{Ls.front(), Ls.back()};
-  ax.band(ends, {exact.excess_tpr[level].mean - exact.excess_tpr[level].sd, exact.excess_tpr[level].mean - exact.excess_tpr[level].sd},
-          {exact.excess_tpr[level].mean + exact.excess_tpr[level].sd, exact.excess_tpr[level].mean + exact.excess_tpr[level].sd},
+  ax.band(ends,
+          {exact.excess_tpr[level].mean - exact.excess_tpr[level].sd,
+           exact.excess_tpr[level].mean - exact.excess_tpr[level].sd},
+          {exact.excess_tpr[level].mean + exact.excess_tpr[level].sd,
+           exact.excess_tpr[level].mean + exact.excess_tpr[level].sd},
           {.color = plot::colors::red});
   ax.line(ends, {exact.excess_tpr[level].mean, exact.excess_tpr[level].mean},
-          {.label = "non-private benchmark (μ_D, k_D exact)", .color = plot::colors::red, .dashed = true});
+          {.label = "non-private benchmark (μ_D, k_D exact)",
+           .color = plot::colors::red,
+           .dashed = true});
   ax.hline(0.0);
   ax.legend(plot::LegendPosition::lower_right);
 }
@@ -316,24 +334,27 @@ void run_draws_figure(const ReproduceOptions& o, const std::string& target, std:
       "L,epsilon,alpha,auc,auc_sd,tpr_0.1,tpr_0.1_sd,excess_0.1,excess_0.1_sd,tpr_0.01,tpr_0.01_sd,"
       "excess_0.01,excess_0.01_sd,tpr_0.001,tpr_0.001_sd,excess_0.001,excess_0.001_sd,emp_epsilon,"
       "emp_epsilon_lower95\n";
-  std::string md = fmt::format("# {}\n\n{}\n\nr = 1, σ = 5, n = 10. Excess TPR @ FPR = {:g}:\n\n"
-                               "| L | ε (bound) | AUC | excess TPR | empirical ε (95 % lower) |\n|---|---|---|---|---|\n",
-                               target, run_header(target, s, o), ga::kFprLevels[level]);
+  std::string md = fmt::format(
+      "# {}\n\n{}\n\nr = 1, σ = 5, n = 10. Excess TPR @ FPR = {:g}:\n\n"
+      "| L | ε (bound) | AUC | excess TPR | empirical ε (95 % lower) |\n|---|---|---|---|---|\n",
+      target, run_header(target, s, o), ga::kFprLevels[level]);
   for (std::size_t j = 0; j <= d.Ls.size(); ++j) {
     const bool exact = j == d.Ls.size();
     const auto sum = ga::summarise(ga::across_seeds(d.results, 0, j));
     const std::string L = exact ? "exact" : fmt::format("{}", d.Ls[j]);
     const std::string eps = exact ? "inf" : fmt::format("{:.6g}", d.bounds[j].epsilon);
     csv += fmt::format("{},{},{},{:.5f},{:.5f}", L, eps,
-                       exact ? "" : fmt::format("{:.6g}", d.bounds[j].alpha), sum.auc.mean, sum.auc.sd);
+                       exact ? "" : fmt::format("{:.6g}", d.bounds[j].alpha), sum.auc.mean,
+                       sum.auc.sd);
     for (std::size_t l = 0; l < 3; ++l) {
       csv += fmt::format(",{:.5f},{:.5f},{:.5f},{:.5f}", sum.tpr[l].mean, sum.tpr[l].sd,
                          sum.excess_tpr[l].mean, sum.excess_tpr[l].sd);
     }
     csv += fmt::format(",{:.4f},{:.4f}\n", sum.epsilon_estimate.mean, sum.epsilon_lower.mean);
     md += fmt::format("| {} | {} | {:.3f} ± {:.3f} | {:+.3f} ± {:.3f} | {:.2f} ({:.2f}) |\n",
-                      exact ? "non-private benchmark" : L, exact ? "—" : fmt::format("{:.4g}", d.bounds[j].epsilon),
-                      sum.auc.mean, sum.auc.sd, sum.excess_tpr[level].mean, sum.excess_tpr[level].sd,
+                      exact ? "non-private benchmark" : L,
+                      exact ? "—" : fmt::format("{:.4g}", d.bounds[j].epsilon), sum.auc.mean,
+                      sum.auc.sd, sum.excess_tpr[level].mean, sum.excess_tpr[level].sd,
                       sum.epsilon_estimate.mean, sum.epsilon_lower.mean);
   }
   io::write_file_atomic(path_in(o, target + ".csv"), csv);
@@ -394,20 +415,29 @@ void run_fig6(const ReproduceOptions& o) {
   const auto results = ga::run_sweep(points, so);
   plot::Figure fig(2000, 900, 2, static_cast<int>(columns.size()));
   std::string csv = "r,sigma,epsilon,hypothesis,statistic,value\n";
-  std::string md = fmt::format("# fig6\n\n{}\n\nOne seed, L = 3, M_ξ = 0.\n\n| r | σ | ε (bound) | AUC | TPR @ 0.1 |\n|---|---|---|---|---|\n",
-                               run_header("fig6", {s.datasets, 1, s.quick}, o));
+  std::string md = fmt::format(
+      "# fig6\n\n{}\n\nOne seed, L = 3, M_ξ = 0.\n\n| r | σ | ε (bound) | AUC | TPR @ 0.1 "
+      "|\n|---|---|---|---|---|\n",
+      run_header("fig6", {s.datasets, 1, s.quick}, o));
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const auto& out = results[c][0][0];
-    const double eps = ga::attack_guarantee(shadow, columns[c].r, columns[c].sigma, 3, kDelta, conversion_of(o)).epsilon;
-    md += fmt::format("| {:g} | {:g} | {:.4g} | {:.3f} | {:.3f} |\n", columns[c].r, columns[c].sigma,
-                      eps, out.metrics.auc, out.metrics.tpr[0]);
-    const auto title = fmt::format("r = {:g}, σ = {:g}, ε ≈ {:.3g}", columns[c].r, columns[c].sigma, eps);
+    const double eps =
+        ga::attack_guarantee(shadow, columns[c].r, columns[c].sigma, 3, kDelta, conversion_of(o))
+            .epsilon;
+    md += fmt::format("| {:g} | {:g} | {:.4g} | {:.3f} | {:.3f} |\n", columns[c].r,
+                      columns[c].sigma, eps, out.metrics.auc, out.metrics.tpr[0]);
+    const auto title =
+        fmt::format("r = {:g}, σ = {:g}, ε ≈ {:.3g}", columns[c].r, columns[c].sigma, eps);
     const auto& in = *out.shadow_in;
     const auto& ot = *out.shadow_out;
     for (const auto* obs : {&in, &ot}) {
       const std::string h = obs == &in ? "in" : "out";
-      for (double v : obs->f_hat) csv += fmt::format("{:g},{:g},{:.6g},{},f_hat,{:.6g}\n", columns[c].r, columns[c].sigma, eps, h, v);
-      for (double v : obs->log_v_hat) csv += fmt::format("{:g},{:g},{:.6g},{},log_v_hat,{:.6g}\n", columns[c].r, columns[c].sigma, eps, h, v);
+      for (double v : obs->f_hat)
+        csv += fmt::format("{:g},{:g},{:.6g},{},f_hat,{:.6g}\n", columns[c].r, columns[c].sigma,
+                           eps, h, v);
+      for (double v : obs->log_v_hat)
+        csv += fmt::format("{:g},{:g},{:.6g},{},log_v_hat,{:.6g}\n", columns[c].r, columns[c].sigma,
+                           eps, h, v);
     }
     // Top: f̂ with the latent tanh-mixture densities; bottom: log v̂ with the Gaussian mixtures.
     auto range = [](const std::vector<double>& a, const std::vector<double>& b) {
@@ -424,8 +454,12 @@ void run_fig6(const ReproduceOptions& o) {
       auto& ax = fig.panel(0, static_cast<int>(c));
       const auto [lo, hi] = range(in.f_hat, ot.f_hat);
       ax.title(title).xlabel("f̂_D(x₀)").ylabel("density");
-      ax.histogram(in.f_hat, 60, {.label = "in", .color = plot::colors::blue, .density = true, .lo = lo, .hi = hi});
-      ax.histogram(ot.f_hat, 60, {.label = "out", .color = plot::colors::orange, .density = true, .lo = lo, .hi = hi});
+      ax.histogram(
+          in.f_hat, 60,
+          {.label = "in", .color = plot::colors::blue, .density = true, .lo = lo, .hi = hi});
+      ax.histogram(
+          ot.f_hat, 60,
+          {.label = "out", .color = plot::colors::orange, .density = true, .lo = lo, .hi = hi});
       const ga::LatentDensity rin(out.model.f_in), rout(out.model.f_out);
       std::vector<double> xs, din, dout;
       for (int i = 0; i <= 300; ++i) {
@@ -442,8 +476,12 @@ void run_fig6(const ReproduceOptions& o) {
       auto& ax = fig.panel(1, static_cast<int>(c));
       const auto [lo, hi] = range(in.log_v_hat, ot.log_v_hat);
       ax.xlabel("log v̂_D(x₀)").ylabel("density");
-      ax.histogram(in.log_v_hat, 60, {.label = "in", .color = plot::colors::blue, .density = true, .lo = lo, .hi = hi});
-      ax.histogram(ot.log_v_hat, 60, {.label = "out", .color = plot::colors::orange, .density = true, .lo = lo, .hi = hi});
+      ax.histogram(
+          in.log_v_hat, 60,
+          {.label = "in", .color = plot::colors::blue, .density = true, .lo = lo, .hi = hi});
+      ax.histogram(
+          ot.log_v_hat, 60,
+          {.label = "out", .color = plot::colors::orange, .density = true, .lo = lo, .hi = hi});
       std::vector<double> xs, din, dout;
       for (int i = 0; i <= 300; ++i) {
         const double x = lo + (hi - lo) * i / 300.0;
@@ -456,7 +494,8 @@ void run_fig6(const ReproduceOptions& o) {
       ax.legend();
     }
   }
-  fig.suptitle("Shadow distributions at x₀ = 1/2 (L = 3, n = 10, δ = 0.05) with the fitted densities");
+  fig.suptitle(
+      "Shadow distributions at x₀ = 1/2 (L = 3, n = 10, δ = 0.05) with the fitted densities");
   fig.save(path_in(o, "fig6.png"));
   io::write_file_atomic(path_in(o, "fig6.csv"), csv);
   io::write_file_atomic(path_in(o, "fig6.md"), md);
@@ -466,13 +505,16 @@ void run_fig6(const ReproduceOptions& o) {
 const bool registered_fig2 = register_reproduction(
     {"fig2", "Membership inference vs ε for several σ, and ε vs r (L = 1; paper Fig. 2)",
      [](const ReproduceOptions& o) { run_sigma_figure(o, "fig2", 0); }});
-const bool registered_fig3 = register_reproduction(
-    {"fig3", "Membership inference vs number of released paths L, with the non-private benchmark (paper Fig. 3)",
-     [](const ReproduceOptions& o) { run_draws_figure(o, "fig3", 0); }});
-const bool registered_fig5 = register_reproduction(
-    {"fig5", "Figures 2 and 3 at FPR = 0.01 (paper Fig. 5)", &run_fig5});
+const bool registered_fig3 =
+    register_reproduction({"fig3",
+                           "Membership inference vs number of released paths L, with the "
+                           "non-private benchmark (paper Fig. 3)",
+                           [](const ReproduceOptions& o) { run_draws_figure(o, "fig3", 0); }});
+const bool registered_fig5 =
+    register_reproduction({"fig5", "Figures 2 and 3 at FPR = 0.01 (paper Fig. 5)", &run_fig5});
 const bool registered_fig6 = register_reproduction(
-    {"fig6", "Shadow histograms of f̂ and log v̂ with the fitted densities, L = 3 (paper Fig. 6)", &run_fig6});
+    {"fig6", "Shadow histograms of f̂ and log v̂ with the fitted densities, L = 3 (paper Fig. 6)",
+     &run_fig6});
 
 }  // namespace
 }  // namespace gpdp::cli

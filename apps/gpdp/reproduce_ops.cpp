@@ -1,6 +1,7 @@
 // gpdp reproduce ops-abalone | ops-adult: test accuracy against epsilon for OPS, the hybrid,
 // DP-SGLD, ObjPert and OutPert, with the non-private line (Wang, Fienberg & Smola 2015, §5; their
-// protocol is unknown, ours is in docs/ops.md). Writes ops-<data>.csv, ops-<data>.md, ops-<data>.png.
+// protocol is unknown, ours is in docs/ops.md). Writes ops-<data>.csv, ops-<data>.md,
+// ops-<data>.png.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -32,7 +33,8 @@ void run_target(const std::string& data, const ReproduceOptions& r) {
                                        Method::outpert};
   ops::MethodOptions m;
   m.ops.hmc.chains = 2;
-  m.ops.hmc.samples = 100;  // kept iterations serve the diagnostics only; the release is the final state
+  m.ops.hmc.samples =
+      100;  // kept iterations serve the diagnostics only; the release is the final state
   if (r.quick) {
     m.ops.hmc.warmup = 100;
     m.ops.hmc.samples = 50;
@@ -40,24 +42,27 @@ void run_target(const std::string& data, const ReproduceOptions& r) {
   const auto started = std::chrono::steady_clock::now();
   auto progress_for = [&](const std::string& label) {
     return [label, started](int done, int total) {
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       std::fprintf(stderr, "\rreproduce %s: repeat %d/%d (%.0f s)", label.c_str(), done, total, s);
       if (done == total) std::fprintf(stderr, "\n");
     };
   };
   std::vector<ops::ExperimentSummary> rows;
-  const auto reference = ops::run_experiment(source, Method::nonprivate, 1.0, m, repeats, r.seed, r.threads,
-                                             progress_for("nonprivate"));
+  const auto reference = ops::run_experiment(source, Method::nonprivate, 1.0, m, repeats, r.seed,
+                                             r.threads, progress_for("nonprivate"));
   rows.push_back(reference);
   for (const Method method : methods) {
     for (const double eps : grid) {
-      rows.push_back(ops::run_experiment(source, method, eps, m, repeats, r.seed, r.threads,
-                                         progress_for(fmt::format("{} eps={}", ops::to_string(method), eps))));
+      rows.push_back(
+          ops::run_experiment(source, method, eps, m, repeats, r.seed, r.threads,
+                              progress_for(fmt::format("{} eps={}", ops::to_string(method), eps))));
     }
   }
 
   // CSV.
-  std::string csv = "dataset,method,epsilon,delta,repeats,accuracy_mean,accuracy_se,max_rhat,min_ess\n";
+  std::string csv =
+      "dataset,method,epsilon,delta,repeats,accuracy_mean,accuracy_se,max_rhat,min_ess\n";
   for (const auto& s : rows) {
     csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", source.name, ops::to_string(s.method),
                        std::isfinite(s.epsilon) ? io::format_number(s.epsilon) : "inf",
@@ -70,13 +75,16 @@ void run_target(const std::string& data, const ReproduceOptions& r) {
 
   // Markdown table: rows = methods, columns = epsilon.
   std::string md = fmt::format(
-      "# Private logistic regression on {} (gpdp {})\n\n{}. Test accuracy, mean ± standard error over "
+      "# Private logistic regression on {} (gpdp {})\n\n{}. Test accuracy, mean ± standard error "
+      "over "
       "{} repeats{}. Seed {} (seeded experiment, not a private release). R = {}, prior sd {}, OPS "
-      "calibration 4B, HMC {} chains x ({} warm-up + {} kept) iterations, integration time {} x U(0.6, 1.4), at most {} leapfrog steps, Lambda = {}, "
+      "calibration 4B, HMC {} chains x ({} warm-up + {} kept) iterations, integration time {} x "
+      "U(0.6, 1.4), at most {} leapfrog steps, Lambda = {}, "
       "DP-SGLD delta = {}, hybrid split {}. Run time {:.0f} s.\n\n| method |",
-      source.name, kVersion, source.description, repeats, r.quick ? " (QUICK run: reduced sizes)" : "", r.seed,
-      m.radius, m.ops.prior_sd, m.ops.hmc.chains, m.ops.hmc.warmup, m.ops.hmc.samples, m.ops.hmc.integration_time, m.ops.hmc.leapfrog_steps,
-      m.lambda, m.dpsgld.delta, m.hybrid_split,
+      source.name, kVersion, source.description, repeats,
+      r.quick ? " (QUICK run: reduced sizes)" : "", r.seed, m.radius, m.ops.prior_sd,
+      m.ops.hmc.chains, m.ops.hmc.warmup, m.ops.hmc.samples, m.ops.hmc.integration_time,
+      m.ops.hmc.leapfrog_steps, m.lambda, m.dpsgld.delta, m.hybrid_split,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   for (const double e : grid) md += fmt::format(" ε={} |", e);
   md += "\n|---|";
@@ -97,7 +105,8 @@ void run_target(const std::string& data, const ReproduceOptions& r) {
   // Figure: mean ± s.e. bands against log ε.
   plot::Figure fig(900, 600);
   auto& ax = fig.panel();
-  ax.title(fmt::format("Private logistic regression, {} ({} repeats{})", source.name, repeats, r.quick ? ", quick" : ""))
+  ax.title(fmt::format("Private logistic regression, {} ({} repeats{})", source.name, repeats,
+                       r.quick ? ", quick" : ""))
       .xlabel("ε")
       .ylabel("test accuracy")
       .xlog();
@@ -115,7 +124,8 @@ void run_target(const std::string& data, const ReproduceOptions& r) {
     ax.line(grid, mean, {.label = ops::to_string(method), .color = c});
     ax.scatter(grid, mean, {.color = c});
   }
-  ax.hline(reference.accuracy_mean, {.label = "non-private", .color = plot::colors::gray, .dashed = true});
+  ax.hline(reference.accuracy_mean,
+           {.label = "non-private", .color = plot::colors::gray, .dashed = true});
   ax.legend(plot::LegendPosition::lower_right);
   fig.save(stem + ".png");
   std::fprintf(stderr, "reproduce ops-%s: wrote %s.csv, .md, .png\n", data.c_str(), stem.c_str());

@@ -1,13 +1,15 @@
 // gpdp reproduce table1 | table2 | table3 | table4 | fig7 | fig8 | fig4-lucas: the privacy–utility
 // excursion-set experiments of paper §5 and App. D (SPEC §5; method and differences in
 // docs/utility.md). Every target writes Markdown + CSV (+ JSON, PNG) into --out.
+#include "reproduce_utility.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -28,7 +30,6 @@
 #include "gpdp/sampler.hpp"
 #include "gpdp/version.hpp"
 #include "reproduce.hpp"
-#include "reproduce_utility.hpp"
 
 namespace gpdp::cli {
 
@@ -51,21 +52,50 @@ struct PaperColumn {
 
 std::vector<PaperColumn> paper_numbers(const std::string& target) {
   if (target == "table1" || target == "table2") {
-    return {{"NSR = 0.11", {"2·10^4", "52.7 [52.0, 53.4]", "2.26 [2.25, 2.26]", "115% [67%, 187%]", "0.957 [0.932, 0.976]", "0.854 [0.799, 0.895]", "—", "10.1% [7.0%, 14.8%]"}},
-            {"NSR = 0.43", {"500", "17.7 [17.6, 17.9]", "2.21 [2.20, 2.22]", "33.5% [14.0%, 60.6%]", "0.922 [0.877, 0.956]", "0.833 [0.774, 0.880]", "—", "8.7% [5.5%, 13.4%]"}},
-            {"NSR = 1.00", {"63.6", "8.47 [8.42, 8.53]", "2.15 [2.14, 2.15]", "8.8% [0.2%, 19.4%]", "0.874 [0.806, 0.927]", "0.797 [0.720, 0.855]", "—", "7.7% [4.1%, 13.1%]"}},
-            {"NSR = 1.50", {"21.4", "6.01 [5.97, 6.05]", "2.08 [2.07, 2.09]", "2.2% [0%, 7.4%]", "0.844 [0.760, 0.905]", "0.772 [0.680, 0.839]", "—", "7.3% [2.9%, 13.4%]"}}};
+    return {{"NSR = 0.11",
+             {"2·10^4", "52.7 [52.0, 53.4]", "2.26 [2.25, 2.26]", "115% [67%, 187%]",
+              "0.957 [0.932, 0.976]", "0.854 [0.799, 0.895]", "—", "10.1% [7.0%, 14.8%]"}},
+            {"NSR = 0.43",
+             {"500", "17.7 [17.6, 17.9]", "2.21 [2.20, 2.22]", "33.5% [14.0%, 60.6%]",
+              "0.922 [0.877, 0.956]", "0.833 [0.774, 0.880]", "—", "8.7% [5.5%, 13.4%]"}},
+            {"NSR = 1.00",
+             {"63.6", "8.47 [8.42, 8.53]", "2.15 [2.14, 2.15]", "8.8% [0.2%, 19.4%]",
+              "0.874 [0.806, 0.927]", "0.797 [0.720, 0.855]", "—", "7.7% [4.1%, 13.1%]"}},
+            {"NSR = 1.50",
+             {"21.4", "6.01 [5.97, 6.05]", "2.08 [2.07, 2.09]", "2.2% [0%, 7.4%]",
+              "0.844 [0.760, 0.905]", "0.772 [0.680, 0.839]", "—", "7.3% [2.9%, 13.4%]"}}};
   }
   if (target == "table3") {
-    return {{"n = 50", {"90.4", "6.63 [6.55, 6.70]", "1.13 [1.12, 1.13]", "14.2% [1.3%, 33.0%]", "0.852 [0.790, 0.915]", "0.727 [0.629, 0.811]", "0.082 [0.055, 0.109]", "8.7% [5.5%, 13.4%]"}},
-            {"n = 100", {"63.6", "8.47 [8.42, 8.53]", "2.15 [2.14, 2.15]", "8.8% [0.2%, 19.4%]", "0.874 [0.806, 0.927]", "0.797 [0.720, 0.855]", "0.056 [0.040, 0.080]", "7.7% [4.1%, 13.1%]"}},
-            {"n = 200", {"39.0", "13.0 [12.9, 13.0]", "2.17 [2.16, 2.17]", "4.3% [0%, 11.5%]", "0.888 [0.831, 0.935]", "0.835 [0.767, 0.880]", "0.051 [0.039, 0.069]", "5.7% [2.9%, 10.0%]"}},
-            {"n = 400", {"16.7", "14.6 [14.5, 14.6]", "4.25 [4.25, 4.26]", "0.6% [0%, 2.7%]", "0.913 [0.878, 0.946]", "0.874 [0.822, 0.909]", "0.038 [0.027, 0.049]", "4.1% [2.4%, 6.7%]"}}};
+    return {{"n = 50",
+             {"90.4", "6.63 [6.55, 6.70]", "1.13 [1.12, 1.13]", "14.2% [1.3%, 33.0%]",
+              "0.852 [0.790, 0.915]", "0.727 [0.629, 0.811]", "0.082 [0.055, 0.109]",
+              "8.7% [5.5%, 13.4%]"}},
+            {"n = 100",
+             {"63.6", "8.47 [8.42, 8.53]", "2.15 [2.14, 2.15]", "8.8% [0.2%, 19.4%]",
+              "0.874 [0.806, 0.927]", "0.797 [0.720, 0.855]", "0.056 [0.040, 0.080]",
+              "7.7% [4.1%, 13.1%]"}},
+            {"n = 200",
+             {"39.0", "13.0 [12.9, 13.0]", "2.17 [2.16, 2.17]", "4.3% [0%, 11.5%]",
+              "0.888 [0.831, 0.935]", "0.835 [0.767, 0.880]", "0.051 [0.039, 0.069]",
+              "5.7% [2.9%, 10.0%]"}},
+            {"n = 400",
+             {"16.7", "14.6 [14.5, 14.6]", "4.25 [4.25, 4.26]", "0.6% [0%, 2.7%]",
+              "0.913 [0.878, 0.946]", "0.874 [0.822, 0.909]", "0.038 [0.027, 0.049]",
+              "4.1% [2.4%, 6.7%]"}}};
   }
   if (target == "table4") {
-    return {{"NSR = 0.11", {"10^7", "211.8 [210.8, 212.8]", "5.64 [5.63, 5.64]", "527.5% [392.5%, 638.4%]", "0.979 [0.974, 0.983]", "0.824 [0.798, 0.850]", "0.034 [0.029, 0.039]", "16.8% [13.8%, 19.4%]"}},
-            {"NSR = 0.43", {"10^5", "96.63 [96.24, 97.00]", "5.59 [5.58, 5.59]", "197.0% [153.6%, 240.5%]", "0.950 [0.939, 0.959]", "0.800 [0.772, 0.829]", "0.039 [0.033, 0.045]", "15.8% [12.7%, 18.4%]"}},
-            {"NSR = 1.00", {"2·10^3", "39.55 [39.42, 39.67]", "5.47 [5.47, 5.48]", "91.5% [69.9%, 114.3%]", "0.908 [0.888, 0.927]", "0.776 [0.743, 0.808]", "0.048 [0.041, 0.057]", "14.5% [10.4%, 18.8%]"}}};
+    return {{"NSR = 0.11",
+             {"10^7", "211.8 [210.8, 212.8]", "5.64 [5.63, 5.64]", "527.5% [392.5%, 638.4%]",
+              "0.979 [0.974, 0.983]", "0.824 [0.798, 0.850]", "0.034 [0.029, 0.039]",
+              "16.8% [13.8%, 19.4%]"}},
+            {"NSR = 0.43",
+             {"10^5", "96.63 [96.24, 97.00]", "5.59 [5.58, 5.59]", "197.0% [153.6%, 240.5%]",
+              "0.950 [0.939, 0.959]", "0.800 [0.772, 0.829]", "0.039 [0.033, 0.045]",
+              "15.8% [12.7%, 18.4%]"}},
+            {"NSR = 1.00",
+             {"2·10^3", "39.55 [39.42, 39.67]", "5.47 [5.47, 5.48]", "91.5% [69.9%, 114.3%]",
+              "0.908 [0.888, 0.927]", "0.776 [0.743, 0.808]", "0.048 [0.041, 0.057]",
+              "14.5% [10.4%, 18.8%]"}}};
   }
   return {};
 }
@@ -73,10 +103,10 @@ std::vector<PaperColumn> paper_numbers(const std::string& target) {
 std::string paper_markdown(const std::string& target, const std::string& header) {
   const auto cols = paper_numbers(target);
   if (cols.empty()) return "";
-  const std::vector<std::string> names{"ε, unconstrained", "d_eff, unconstrained", "d_eff, ε < 10",
-                                       "relative BCE increase", "IoU, unconstrained",
-                                       "1-path IoU mean, ε < 10", "1-path IoU SD, ε < 10",
-                                       "relative IoU gap"};
+  const std::vector<std::string> names{"ε, unconstrained",      "d_eff, unconstrained",
+                                       "d_eff, ε < 10",         "relative BCE increase",
+                                       "IoU, unconstrained",    "1-path IoU mean, ε < 10",
+                                       "1-path IoU SD, ε < 10", "relative IoU gap"};
   std::string out = fmt::format("| {} (paper) |", header);
   std::string rule = "|---|";
   for (const auto& c : cols) {
@@ -94,11 +124,15 @@ std::string paper_markdown(const std::string& target, const std::string& header)
 
 std::vector<Setting> settings_of(const std::string& target) {
   if (target == "table1" || target == "table2") {
-    return {{"NSR = 0.11", 1, 0.11, 100}, {"NSR = 0.43", 1, 0.43, 100}, {"NSR = 1.00", 1, 1.0, 100},
+    return {{"NSR = 0.11", 1, 0.11, 100},
+            {"NSR = 0.43", 1, 0.43, 100},
+            {"NSR = 1.00", 1, 1.0, 100},
             {"NSR = 1.50", 1, 1.5, 100}};
   }
   if (target == "table3") {
-    return {{"n = 50", 1, 1.0, 50}, {"n = 100", 1, 1.0, 100}, {"n = 200", 1, 1.0, 200},
+    return {{"n = 50", 1, 1.0, 50},
+            {"n = 100", 1, 1.0, 100},
+            {"n = 200", 1, 1.0, 200},
             {"n = 400", 1, 1.0, 400}};
   }
   return {{"NSR = 0.11", 2, 0.11, 400}, {"NSR = 0.43", 2, 0.43, 400}, {"NSR = 1.00", 2, 1.0, 400}};
@@ -135,7 +169,8 @@ gx::StudySpec utility_study_spec(int dim, double nsr, long n, const ReproduceOpt
   return s;
 }
 
-std::string utility_run_header(const gx::StudySpec& s, const ReproduceOptions& o, const std::string& target) {
+std::string utility_run_header(const gx::StudySpec& s, const ReproduceOptions& o,
+                               const std::string& target) {
   return fmt::format(
       "gpdp {} · `gpdp reproduce {} --seed {} --conversion {}{}{}` · seeded RNG (xoshiro256**, an "
       "experiment, NOT a private release)\n\n"
@@ -143,10 +178,10 @@ std::string utility_run_header(const gx::StudySpec& s, const ReproduceOptions& o
       "ε₀ = {}. Privacy: {}.\n",
       kVersion, target, o.seed, o.conversion, o.quick ? " --quick" : "",
       o.pairs > 0 ? fmt::format(" --pairs {}", o.pairs) : "",
-      o.quick ? "**QUICK run: reduced sizes for a quick look, not the paper's scale.** " : "", s.pairs,
-      s.validation_pairs, s.releases,
-      s.privacy.paths, s.dim == 1 ? "0:1:800" : (o.quick ? "24 x 24" : "40 x 40"), s.grid.size(),
-      s.epsilon_max, s.privacy.description());
+      o.quick ? "**QUICK run: reduced sizes for a quick look, not the paper's scale.** " : "",
+      s.pairs, s.validation_pairs, s.releases, s.privacy.paths,
+      s.dim == 1 ? "0:1:800" : (o.quick ? "24 x 24" : "40 x 40"), s.grid.size(), s.epsilon_max,
+      s.privacy.description());
 }
 
 namespace {
@@ -167,32 +202,48 @@ void run_table(const std::string& target, const ReproduceOptions& o) {
     }
     results.push_back(gx::run_study(spec, progress_line));
     const auto& r = results.back();
-    runs.push_back({{"setting", st.label},
-                    {"theta_unconstrained", {r.theta_unconstrained.ell, r.theta_unconstrained.r, r.theta_unconstrained.sigma}},
-                    {"theta_private", {r.theta_private.ell, r.theta_private.r, r.theta_private.sigma}},
-                    {"epsilon_unconstrained", std::isfinite(r.epsilon_unconstrained) ? r.epsilon_unconstrained : -1.0},
-                    {"epsilon_private", r.epsilon_private},
-                    {"cutoff_C", r.cutoff_C},
-                    {"cutoff_c", r.cutoff_c},
-                    {"distinct_thetas", r.distinct_thetas},
-                    {"search_work_per_pair", {{"reductions", r.reductions_per_pair}, {"cholesky", r.cholesky_per_pair}}},
-                    {"sampler", r.sampler_method},
-                    {"seconds", {{"generate", r.seconds_generate}, {"search", r.seconds_search},
-                                 {"validation", r.seconds_validation}, {"release", r.seconds_release}}}});
+    runs.push_back(
+        {{"setting", st.label},
+         {"theta_unconstrained",
+          {r.theta_unconstrained.ell, r.theta_unconstrained.r, r.theta_unconstrained.sigma}},
+         {"theta_private", {r.theta_private.ell, r.theta_private.r, r.theta_private.sigma}},
+         {"epsilon_unconstrained",
+          std::isfinite(r.epsilon_unconstrained) ? r.epsilon_unconstrained : -1.0},
+         {"epsilon_private", r.epsilon_private},
+         {"cutoff_C", r.cutoff_C},
+         {"cutoff_c", r.cutoff_c},
+         {"distinct_thetas", r.distinct_thetas},
+         {"search_work_per_pair",
+          {{"reductions", r.reductions_per_pair}, {"cholesky", r.cholesky_per_pair}}},
+         {"sampler", r.sampler_method},
+         {"seconds",
+          {{"generate", r.seconds_generate},
+           {"search", r.seconds_search},
+           {"validation", r.seconds_validation},
+           {"release", r.seconds_release}}}});
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // No "|" in the header cell: it would split the Markdown column.
-  const std::string column = target == "table3" ? "size n (NSR = 1)" : (target == "table4" ? "NSR (2-D, n = 400)" : "NSR (n = 100)");
-  std::string md = fmt::format("# {} — privacy vs utility, excursion sets\n\n{}\nWall time: {:.1f} s.\n\n"
-                               "## gpdp (median [IQR] over pairs)\n\n{}\n## Paper\n\n{}",
-                               target, header, seconds, gx::utility_table_markdown(results, column),
-                               paper_markdown(target, column));
+  const std::string column = target == "table3"
+                                 ? "size n (NSR = 1)"
+                                 : (target == "table4" ? "NSR (2-D, n = 400)" : "NSR (n = 100)");
+  std::string md = fmt::format(
+      "# {} — privacy vs utility, excursion sets\n\n{}\nWall time: {:.1f} s.\n\n"
+      "## gpdp (median [IQR] over pairs)\n\n{}\n## Paper\n\n{}",
+      target, header, seconds, gx::utility_table_markdown(results, column),
+      paper_markdown(target, column));
   const std::filesystem::path out(o.out_dir);
   io::write_file_atomic((out / (target + ".md")).string(), md);
   io::write_file_atomic((out / (target + ".csv")).string(), gx::utility_table_csv(results));
-  nlohmann::json j{{"target", target}, {"version", kVersion}, {"seed", o.seed},
+  nlohmann::json j{{"target", target},
+                   {"version", kVersion},
+                   {"seed", o.seed},
                    {"rng", "seeded xoshiro256** (experiment, not private)"},
-                   {"conversion", o.conversion}, {"quick", o.quick}, {"seconds", seconds}, {"runs", runs}};
+                   {"conversion", o.conversion},
+                   {"quick", o.quick},
+                   {"seconds", seconds},
+                   {"runs", runs}};
   io::write_file_atomic((out / (target + ".json")).string(), j.dump(2) + "\n");
   std::fputs(md.c_str(), stdout);
 }
@@ -202,9 +253,10 @@ const bool registered = [] {
     const std::string name = t;
     const std::string what =
         name == "table3" ? "1-D excursion sets: privacy-utility vs |D| at NSR = 1 (paper Table 3)"
-        : name == "table4" ? "2-D plume excursion sets, |D| = 400 (paper Table 4)"
-                           : fmt::format("1-D excursion sets: privacy-utility vs NSR, |D| = 100 (paper Table {})",
-                                         name == "table1" ? "1" : "2");
+        : name == "table4"
+            ? "2-D plume excursion sets, |D| = 400 (paper Table 4)"
+            : fmt::format("1-D excursion sets: privacy-utility vs NSR, |D| = 100 (paper Table {})",
+                          name == "table1" ? "1" : "2");
     register_reproduction({name, what, [name](const ReproduceOptions& o) { run_table(name, o); }});
   }
   return true;
@@ -221,37 +273,45 @@ void run_figure_2d(const std::string& target, double nsr, const ReproduceOptions
   const gx::StudyResult r = gx::run_study(spec, progress_line);
   const Grid& g = spec.grid;
   plot::Figure fig(1200, 1150, 3, 3);
-  fig.suptitle(fmt::format("NSR = {:.2f}, |D| = 400: truth, non-private {{p_D ≥ {:.2f}}}, "
-                           "private one-path (ε = {:.2f} < {}, δ = {})",
-                           nsr, r.cutoff_C, r.epsilon_private, spec.epsilon_max, spec.privacy.delta));
+  fig.suptitle(
+      fmt::format("NSR = {:.2f}, |D| = 400: truth, non-private {{p_D ≥ {:.2f}}}, "
+                  "private one-path (ε = {:.2f} < {}, δ = {})",
+                  nsr, r.cutoff_C, r.epsilon_private, spec.epsilon_max, spec.privacy.delta));
   for (int row = 0; row < 3; ++row) {
     const auto& ex = r.examples[static_cast<std::size_t>(row)];
     auto& a = fig.panel(row, 0);
     a.heatmap(ex.pair.field, g, {.map = plot::Colormap::diverging, .colorbar = false});
     a.contour(ex.pair.field, g, 0.0, {.color = plot::colors::black, .width = 2.0});
-    a.scatter(ex.pair.X.col(0).eval(), ex.pair.X.col(1).eval(), {.color = plot::colors::black, .size = 1.5});
+    a.scatter(ex.pair.X.col(0).eval(), ex.pair.X.col(1).eval(),
+              {.color = plot::colors::black, .size = 1.5});
     a.title(fmt::format("pair {}: f* and data", row + 1));
     auto& b = fig.panel(row, 1);
-    b.heatmap(ex.pair.truth, g, {.map = plot::Colormap::gray, .vmin = -1.0, .vmax = 2.5, .colorbar = false});
+    b.heatmap(ex.pair.truth, g,
+              {.map = plot::Colormap::gray, .vmin = -1.0, .vmax = 2.5, .colorbar = false});
     b.contour(ex.p_unconstrained, g, r.cutoff_C, {.color = plot::colors::blue, .width = 2.0});
     b.title(fmt::format("non-private p_D = {:.2f} vs truth (IoU {:.3f})", r.cutoff_C,
                         r.pairs[static_cast<std::size_t>(row)].iou_unconstrained));
     auto& c = fig.panel(row, 2);
-    c.heatmap(ex.pair.truth, g, {.map = plot::Colormap::gray, .vmin = -1.0, .vmax = 2.5, .colorbar = false});
+    c.heatmap(ex.pair.truth, g,
+              {.map = plot::Colormap::gray, .vmin = -1.0, .vmax = 2.5, .colorbar = false});
     const plot::Color colors[3] = {plot::colors::red, plot::colors::green, plot::colors::orange};
     for (int k = 0; k < 3; ++k) {
-      c.contour(ex.releases.col(k).eval(), g, 0.5, {.color = colors[k], .dashed = true, .width = 1.6});
+      c.contour(ex.releases.col(k).eval(), g, 0.5,
+                {.color = colors[k], .dashed = true, .width = 1.6});
     }
     c.title("private one-path releases (3 draws)");
   }
   const std::filesystem::path out(o.out_dir);
   fig.save((out / (target + ".png")).string());
   const std::string md = fmt::format(
-      "# {} — 2-D excursion examples (NSR = {:.2f})\n\n{}\nθ* = ({:.3g}, {:.3g}, {:.3g}), θ_priv = ({:.3g}, {:.3g}, {:.3g}), "
-      "ε(θ_priv) = {:.3g}, C = {:.2f}; smoothing bandwidth {} before thresholding at 0.\n\n![{}]({}.png)\n",
-      target, nsr, utility_run_header(r.spec, o, target), r.theta_unconstrained.ell, r.theta_unconstrained.r,
-      r.theta_unconstrained.sigma, r.theta_private.ell, r.theta_private.r, r.theta_private.sigma,
-      r.epsilon_private, r.cutoff_C, spec.smoothing_bandwidth, target, target);
+      "# {} — 2-D excursion examples (NSR = {:.2f})\n\n{}\nθ* = ({:.3g}, {:.3g}, {:.3g}), θ_priv = "
+      "({:.3g}, {:.3g}, {:.3g}), "
+      "ε(θ_priv) = {:.3g}, C = {:.2f}; smoothing bandwidth {} before thresholding at "
+      "0.\n\n![{}]({}.png)\n",
+      target, nsr, utility_run_header(r.spec, o, target), r.theta_unconstrained.ell,
+      r.theta_unconstrained.r, r.theta_unconstrained.sigma, r.theta_private.ell, r.theta_private.r,
+      r.theta_private.sigma, r.epsilon_private, r.cutoff_C, spec.smoothing_bandwidth, target,
+      target);
   io::write_file_atomic((out / (target + ".md")).string(), md);
   std::fputs(md.c_str(), stdout);
 }
@@ -271,20 +331,22 @@ std::filesystem::path find_data_file(const std::string& name) {
   for (const auto& dir : candidates) {
     if (std::filesystem::exists(dir / name)) return dir / name;
   }
-  throw InputError(fmt::format("cannot find {}: set GPDP_DATA_DIR to the folder holding it "
-                               "(looked in $GPDP_DATA_DIR, shared/data, ../shared/data, <gpdp>/../../shared/data)",
-                               name));
+  throw InputError(fmt::format(
+      "cannot find {}: set GPDP_DATA_DIR to the folder holding it "
+      "(looked in $GPDP_DATA_DIR, shared/data, ../shared/data, <gpdp>/../../shared/data)",
+      name));
 }
 
 struct HexData {
-  Points uv;              // centres in [0,1]² (longer box side = 1)
-  Eigen::VectorXd raw;    // median log price − t
-  Eigen::VectorXd y;      // clip(raw, −B, B)/B
+  Points uv;            // centres in [0,1]² (longer box side = 1)
+  Eigen::VectorXd raw;  // median log price − t
+  Eigen::VectorXd y;    // clip(raw, −B, B)/B
 };
 
-HexData hex_year(const io::CsvTable& t, const std::set<std::string>& years, const gx::HexLattice& lattice,
-                 double threshold, double clip) {
-  const std::size_t cy = t.column("syear"), cx = t.column("x"), cyy = t.column("y"), cp = t.column("price");
+HexData hex_year(const io::CsvTable& t, const std::set<std::string>& years,
+                 const gx::HexLattice& lattice, double threshold, double clip) {
+  const std::size_t cy = t.column("syear"), cx = t.column("x"), cyy = t.column("y"),
+                    cp = t.column("price");
   std::vector<Eigen::Index> keep;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     if (years.contains(t.rows[i][cy])) keep.push_back(static_cast<Eigen::Index>(i));
@@ -325,7 +387,9 @@ void run_fig4_lucas(const ReproduceOptions& o) {
   const HexData priv = hex_year(table, {"1998"}, lattice, threshold, clip);
   const long n = priv.uv.rows();
   const double delta = std::pow(static_cast<double>(n), -1.1);
-  std::fprintf(stderr, "reproduce: fig4-lucas: %ld / %ld / %ld hexagons (1993-96 train, 1997 validation, 1998 private)\n",
+  std::fprintf(stderr,
+               "reproduce: fig4-lucas: %ld / %ld / %ld hexagons (1993-96 train, 1997 validation, "
+               "1998 private)\n",
                static_cast<long>(train.uv.rows()), static_cast<long>(val.uv.rows()), n);
 
   // θ and C on the public years (the same selection as `gpdp search`).
@@ -352,7 +416,8 @@ void run_fig4_lucas(const ReproduceOptions& o) {
   const double aspect = 35.0 / 55.0;
   const Grid grid({{0.0, 1.0, o.quick ? 40 : 64}, {0.0, aspect, o.quick ? 26 : 41}});
   const Grid km({{0.0, 55.0, grid.axes()[0].count}, {0.0, 35.0, grid.axes()[1].count}});
-  const Posterior post_free(Kernel::exponential(theta_free.ell), priv.uv, priv.y, {theta_free.r, theta_free.sigma});
+  const Posterior post_free(Kernel::exponential(theta_free.ell), priv.uv, priv.y,
+                            {theta_free.r, theta_free.sigma});
   const Eigen::VectorXd p = post_free.excursion_probability(grid.points(), 0.0);
   const Posterior post_priv(Kernel::exponential(theta_priv.ell), priv.uv, priv.y,
                             {theta_priv.r, theta_priv.sigma});
@@ -365,7 +430,10 @@ void run_fig4_lucas(const ReproduceOptions& o) {
 
   plot::Figure fig(1000, 720);
   auto& ax = fig.panel();
-  ax.title(fmt::format("Lucas County 1998: median sale price > $100k (n = {} hexagons, ε = {:.2f}, δ = n^-1.1)", n, eps))
+  ax
+      .title(fmt::format(
+          "Lucas County 1998: median sale price > $100k (n = {} hexagons, ε = {:.2f}, δ = n^-1.1)",
+          n, eps))
       .xlabel("east (km)")
       .ylabel("north (km)");
   std::vector<double> hx, hy, lx, ly;
@@ -373,45 +441,62 @@ void run_fig4_lucas(const ReproduceOptions& o) {
     (priv.raw[i] > 0 ? hx : lx).push_back(priv.uv(i, 0) * 55.0);
     (priv.raw[i] > 0 ? hy : ly).push_back(priv.uv(i, 1) * 55.0);
   }
-  ax.scatter(lx, ly, {.label = "hexagon median ≤ $100k", .color = plot::Color::hex(0x9ecae1), .size = 3.0});
-  ax.scatter(hx, hy, {.label = "hexagon median > $100k", .color = plot::Color::hex(0xfd8d3c), .size = 3.0});
-  ax.contour(p, km, C, {.label = fmt::format("non-private p_D = {:.2f}", C), .color = plot::colors::black, .width = 2.2});
-  const plot::Color colors[3] = {plot::colors::red, plot::colors::green, plot::Color::hex(0x9467bd)};
+  ax.scatter(lx, ly,
+             {.label = "hexagon median ≤ $100k", .color = plot::Color::hex(0x9ecae1), .size = 3.0});
+  ax.scatter(hx, hy,
+             {.label = "hexagon median > $100k", .color = plot::Color::hex(0xfd8d3c), .size = 3.0});
+  ax.contour(p, km, C,
+             {.label = fmt::format("non-private p_D = {:.2f}", C),
+              .color = plot::colors::black,
+              .width = 2.2});
+  const plot::Color colors[3] = {plot::colors::red, plot::colors::green,
+                                 plot::Color::hex(0x9467bd)};
   for (int k = 0; k < 3; ++k) {
     ax.contour(paths.col(k).eval(), km, 0.0,
-               {.label = fmt::format("private path {}", k + 1), .color = colors[k], .dashed = true, .width = 1.6});
+               {.label = fmt::format("private path {}", k + 1),
+                .color = colors[k],
+                .dashed = true,
+                .width = 1.6});
   }
   ax.legend(plot::LegendPosition::lower_right);
   const std::filesystem::path out(o.out_dir);
   fig.save((out / "fig4-lucas.png").string());
   const std::string md = fmt::format(
       "# fig4-lucas — Lucas County (OH) house prices, paper Figure 4 method (App. D.2)\n\n"
-      "gpdp {} · `gpdp reproduce fig4-lucas --seed {} --conversion {}` · data {} · paths drawn with a "
+      "gpdp {} · `gpdp reproduce fig4-lucas --seed {} --conversion {}` · data {} · paths drawn "
+      "with a "
       "seeded RNG (reproducible figure, NOT a private release)\n\n"
       "Hexagons: 1.5 km lattice over the declared box 484000:539000,195000:230000 (EPSG:2834 m); "
       "response: median log price − log(100000), clipped to ±{} and divided by it (M_Y = 1); "
       "coordinates scaled to [0,1]² by the 55 km side.\n"
-      "Public split: fit on 1993–1996 ({} hexagons), score on 1997 ({} hexagons); private: 1998 (n = {}).\n\n"
+      "Public split: fit on 1993–1996 ({} hexagons), score on 1997 ({} hexagons); private: 1998 (n "
+      "= {}).\n\n"
       "| | ℓ | r | σ | mean validation BCE | ε (δ = n^-1.1 = {:.3g}) |\n|---|---|---|---|---|---|\n"
       "| θ* (unconstrained) | {:.3g} | {:.3g} | {:.3g} | {:.4f} | {:.3g} |\n"
       "| θ_priv (ε < 10) | {:.3g} | {:.3g} | {:.3g} | {:.4f} | {:.3g} |\n\n"
-      "Cutoff C = {:.2f} (validation IoU {:.3f}). Private paths smoothed by a fixed Gaussian filter "
-      "(bandwidth {} in unit coordinates) before thresholding at 0 (post-processing). Privacy: {}.\n\n"
+      "Cutoff C = {:.2f} (validation IoU {:.3f}). Private paths smoothed by a fixed Gaussian "
+      "filter "
+      "(bandwidth {} in unit coordinates) before thresholding at 0 (post-processing). Privacy: "
+      "{}.\n\n"
       "![fig4-lucas](fig4-lucas.png)\n",
       kVersion, o.seed, o.conversion, path.string(), clip, train.uv.rows(), val.uv.rows(), n, delta,
-      theta_free.ell, theta_free.r, theta_free.sigma, chosen.unconstrained.mean_bce, chosen.unconstrained.epsilon,
-      theta_priv.ell, theta_priv.r, theta_priv.sigma, chosen.constrained.mean_bce, eps, C, best_iou,
-      bandwidth, privacy.description());
+      theta_free.ell, theta_free.r, theta_free.sigma, chosen.unconstrained.mean_bce,
+      chosen.unconstrained.epsilon, theta_priv.ell, theta_priv.r, theta_priv.sigma,
+      chosen.constrained.mean_bce, eps, C, best_iou, bandwidth, privacy.description());
   io::write_file_atomic((out / "fig4-lucas.md").string(), md);
   std::fputs(md.c_str(), stdout);
 }
 
 const bool registered_figures = [] {
-  register_reproduction({"fig7", "2-D excursion examples at NSR = 1: truth, {p_D ≥ C}, private one-path releases (paper Fig. 7)",
+  register_reproduction({"fig7",
+                         "2-D excursion examples at NSR = 1: truth, {p_D ≥ C}, private one-path "
+                         "releases (paper Fig. 7)",
                          [](const ReproduceOptions& o) { run_figure_2d("fig7", 1.0, o); }});
   register_reproduction({"fig8", "2-D excursion examples at NSR = 0.11 (paper Fig. 8)",
                          [](const ReproduceOptions& o) { run_figure_2d("fig8", 0.11, o); }});
-  register_reproduction({"fig4-lucas", "Lucas County house prices: non-private vs private one-path excursion boundaries (paper Fig. 4 method)",
+  register_reproduction({"fig4-lucas",
+                         "Lucas County house prices: non-private vs private one-path excursion "
+                         "boundaries (paper Fig. 4 method)",
                          run_fig4_lucas});
   return true;
 }();

@@ -12,9 +12,9 @@
 namespace gpdp {
 
 enum class SamplerMethod {
-  Auto,      // Markov for the 1-D exponential kernel, Pathwise on large grids, else Dense
-  Dense,     // factorise the m x m posterior covariance (pivoted / eigen for singular PSD)
-  Markov,    // 1-D exponential kernel = Ornstein-Uhlenbeck: Kalman filter + backward sampling, O(n+m)
+  Auto,    // Markov for the 1-D exponential kernel, Pathwise on large grids, else Dense
+  Dense,   // factorise the m x m posterior covariance (pivoted / eigen for singular PSD)
+  Markov,  // 1-D exponential kernel = Ornstein-Uhlenbeck: Kalman filter + backward sampling, O(n+m)
   Pathwise,  // Matheron's rule with an exact prior draw (circulant embedding on grids)
 };
 

@@ -35,16 +35,18 @@ PointsView points_view(const py::handle& obj, const std::string& name, int dim) 
   const Eigen::Index cols = was_1d ? 1 : a.shape(1);
   if (cols < 1) throw py::value_error(name + " has 0 columns: each point needs d ≥ 1 coordinates");
   if (dim > 0 && cols != dim) {
-    throw py::value_error(name + " has " + std::to_string(cols) + " column(s) but the data have d = " +
-                          std::to_string(dim));
+    throw py::value_error(name + " has " + std::to_string(cols) +
+                          " column(s) but the data have d = " + std::to_string(dim));
   }
   const auto item = static_cast<Eigen::Index>(sizeof(double));
   for (py::ssize_t k = 0; k < a.ndim(); ++k) {
-    if (a.strides(k) % item != 0) throw py::value_error(name + " is not aligned to 8-byte elements");
+    if (a.strides(k) % item != 0)
+      throw py::value_error(name + " is not aligned to 8-byte elements");
   }
   const Eigen::Index row_stride = a.strides(0) / item;
   const Eigen::Index col_stride = was_1d ? 1 : a.strides(1) / item;
-  // Eigen's Stride<outer, inner> for a column-major map: inner = between rows, outer = between columns.
+  // Eigen's Stride<outer, inner> for a column-major map: inner = between rows, outer = between
+  // columns.
   ConstStridedMap map(static_cast<const double*>(a.data()), rows, cols,
                       Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(col_stride, row_stride));
   return PointsView{std::move(a), map, was_1d};
@@ -57,8 +59,8 @@ Points to_points(const py::handle& obj, const std::string& name, int dim) {
 Eigen::VectorXd to_vector(const py::handle& obj, const std::string& name, Eigen::Index length) {
   py::array a = as_float64(obj, name);
   if (a.ndim() != 1) {
-    throw py::value_error(name + " must be 1-D, got " + std::to_string(a.ndim()) + "-D with shape " +
-                          std::string(py::str(py::tuple(a.attr("shape")))));
+    throw py::value_error(name + " must be 1-D, got " + std::to_string(a.ndim()) +
+                          "-D with shape " + std::string(py::str(py::tuple(a.attr("shape")))));
   }
   if (length >= 0 && a.shape(0) != length) {
     throw py::value_error(name + " must have length " + std::to_string(length) + ", got " +

@@ -71,8 +71,9 @@ class PySamplePath {
   Rng* rng_ = nullptr;
 };
 
-py::object sample_draws(const Posterior& p, const py::handle& xs, int n_draws, const py::object& rng,
-                        const std::string& method, double eta, bool full_output) {
+py::object sample_draws(const Posterior& p, const py::handle& xs, int n_draws,
+                        const py::object& rng, const std::string& method, double eta,
+                        bool full_output) {
   if (n_draws < 1) throw py::value_error("n_draws must be ≥ 1, got " + std::to_string(n_draws));
   std::unique_ptr<Rng> holder;
   Rng& generator = resolve_rng(rng, holder);
@@ -107,7 +108,8 @@ void bind_core(py::module_& m) {
            }),
            py::arg("lower"), py::arg("upper"))
       .def_static("unit", &Box::unit, py::arg("dim"), "The unit box [0, 1]^dim.")
-      .def_static("parse", &Box::parse, py::arg("text"), "From 'lo:hi,lo:hi' (as the CLI's --domain).")
+      .def_static("parse", &Box::parse, py::arg("text"),
+                  "From 'lo:hi,lo:hi' (as the CLI's --domain).")
       .def_property_readonly("dim", &Box::dim)
       .def_property_readonly("lower", [](const Box& b) { return to_numpy(b.lower()); })
       .def_property_readonly("upper", [](const Box& b) { return to_numpy(b.upper()); })
@@ -123,22 +125,25 @@ void bind_core(py::module_& m) {
       .def_property_readonly("shape",
                              [](const Grid& g) {
                                py::tuple t(g.axes().size());
-                               for (std::size_t i = 0; i < g.axes().size(); ++i) t[i] = g.axes()[i].count;
+                               for (std::size_t i = 0; i < g.axes().size(); ++i)
+                                 t[i] = g.axes()[i].count;
                                return t;
                              })
-      .def_property_readonly("axes",
-                             [](const Grid& g) {
-                               py::list out;
-                               for (const auto& a : g.axes()) {
-                                 py::array_t<double> v(static_cast<py::ssize_t>(a.count));
-                                 for (long i = 0; i < a.count; ++i) v.mutable_at(i) = a.at(i);
-                                 out.append(v);
-                               }
-                               return out;
-                             },
-                             "The coordinates along each axis.")
-      .def("points", [](const Grid& g) { return to_numpy(Eigen::MatrixXd(g.points())); },
-           "All grid points, (size, dim), first axis fastest.");
+      .def_property_readonly(
+          "axes",
+          [](const Grid& g) {
+            py::list out;
+            for (const auto& a : g.axes()) {
+              py::array_t<double> v(static_cast<py::ssize_t>(a.count));
+              for (long i = 0; i < a.count; ++i) v.mutable_at(i) = a.at(i);
+              out.append(v);
+            }
+            return out;
+          },
+          "The coordinates along each axis.")
+      .def(
+          "points", [](const Grid& g) { return to_numpy(Eigen::MatrixXd(g.points())); },
+          "All grid points, (size, dim), first axis fastest.");
 
   py::class_<Kernel>(m, "Kernel",
                      "Normalised isotropic covariance functions (k(x, x) = 1); the prior is "
@@ -155,22 +160,28 @@ void bind_core(py::module_& m) {
       .def_property_readonly("name", &Kernel::name)
       .def_property_readonly("lengthscale", &Kernel::lengthscale)
       .def("of_distance", &Kernel::of_distance, py::arg("distance"))
-      .def("cross",
-           [](const Kernel& k, const py::object& a, const py::object& b) {
-             return to_numpy(k.cross(to_points(a, "a"), to_points(b, "b")));
-           },
-           py::arg("a"), py::arg("b"), "K(A, B), shape (len(A), len(B)).")
-      .def("gram", [](const Kernel& k, const py::object& a) { return to_numpy(k.gram(to_points(a, "a"))); },
-           py::arg("a"))
-      .def("kappa",
-           [](const Kernel& k, const py::object& lower, const py::object& upper) {
-             return k.kappa(Box(to_coordinates(lower, "lower"), to_coordinates(upper, "upper")));
-           },
-           py::arg("lower"), py::arg("upper"),
-           "κ = inf k(x, x') over the box [lower, upper] (SPEC §2).")
-      .def("kappa", [](const Kernel& k, const Box& box) { return k.kappa(box); }, py::arg("domain"))
+      .def(
+          "cross",
+          [](const Kernel& k, const py::object& a, const py::object& b) {
+            return to_numpy(k.cross(to_points(a, "a"), to_points(b, "b")));
+          },
+          py::arg("a"), py::arg("b"), "K(A, B), shape (len(A), len(B)).")
+      .def(
+          "gram",
+          [](const Kernel& k, const py::object& a) { return to_numpy(k.gram(to_points(a, "a"))); },
+          py::arg("a"))
+      .def(
+          "kappa",
+          [](const Kernel& k, const py::object& lower, const py::object& upper) {
+            return k.kappa(Box(to_coordinates(lower, "lower"), to_coordinates(upper, "upper")));
+          },
+          py::arg("lower"), py::arg("upper"),
+          "κ = inf k(x, x') over the box [lower, upper] (SPEC §2).")
+      .def(
+          "kappa", [](const Kernel& k, const Box& box) { return k.kappa(box); }, py::arg("domain"))
       .def("__repr__", [](const Kernel& k) {
-        return "gpdp.Kernel(" + k.name() + ", ell=" + std::string(py::str(py::float_(k.lengthscale()))) + ")";
+        return "gpdp.Kernel(" + k.name() +
+               ", ell=" + std::string(py::str(py::float_(k.lengthscale()))) + ")";
       });
 
   py::class_<Rng>(m, "Rng", "Base class of the random generators.")
@@ -178,14 +189,15 @@ void bind_core(py::module_& m) {
       .def_property_readonly("description", &Rng::description)
       .def("next_u64", &Rng::next_u64)
       .def("uniform01", &Rng::uniform01)
-      .def("standard_normal",
-           [](Rng& r, py::ssize_t size) {
-             if (size < 0) throw py::value_error("size must be ≥ 0");
-             py::array_t<double> out(size);
-             r.fill_standard_normal(out.mutable_data(), static_cast<std::size_t>(size));
-             return out;
-           },
-           py::arg("size"))
+      .def(
+          "standard_normal",
+          [](Rng& r, py::ssize_t size) {
+            if (size < 0) throw py::value_error("size must be ≥ 0");
+            py::array_t<double> out(size);
+            r.fill_standard_normal(out.mutable_data(), static_cast<std::size_t>(size));
+            return out;
+          },
+          py::arg("size"))
       .def("__repr__", [](const Rng& r) { return "<gpdp.Rng " + r.description() + ">"; });
 
   py::class_<SeededRng, Rng>(m, "SeededRng",
@@ -215,62 +227,74 @@ void bind_core(py::module_& m) {
       .def_property_readonly("sigma", &Posterior::sigma)
       .def_property_readonly("n", &Posterior::n)
       .def_property_readonly("dim", &Posterior::dim)
-      .def_property_readonly("X", [](const Posterior& p) { return to_numpy(Eigen::MatrixXd(p.X())); })
+      .def_property_readonly("X",
+                             [](const Posterior& p) { return to_numpy(Eigen::MatrixXd(p.X())); })
       .def_property_readonly("y", [](const Posterior& p) { return to_numpy(p.y()); })
-      .def("weights", [](const Posterior& p) { return to_numpy(p.weights()); },
-           "(K + r² I)⁻¹ y, the representer weights of μ_D.")
-      .def("mean",
-           [](const Posterior& p, const py::object& xs) {
-             return blockwise(points_view(xs, "xs", p.dim()), p.n(),
-                              [&p](const Points& b) { return p.mean(b); });
-           },
-           py::arg("xs"), "μ_D(xs), shape (m,).")
-      .def("variance",
-           [](const Posterior& p, const py::object& xs) {
-             return blockwise(points_view(xs, "xs", p.dim()), p.n(),
-                              [&p](const Points& b) { return p.variance(b); });
-           },
-           py::arg("xs"), "σ² k_D(x, x) at each point, shape (m,).")
-      .def("excursion_probability",
-           [](const Posterior& p, const py::object& xs, double t) {
-             return blockwise(points_view(xs, "xs", p.dim()), p.n(),
-                              [&p, t](const Points& b) { return p.excursion_probability(b, t); });
-           },
-           py::arg("xs"), py::arg("t") = 0.0, "p_D(x) = Φ((μ_D(x) − t)/(σ √k_D(x, x))).")
-      .def("covariance",
-           [](const Posterior& p, const py::object& xs) {
-             const Points pts = to_points(xs, "xs", p.dim());
-             return to_numpy(p.covariance(pts));
-           },
-           py::arg("xs"), "σ² k_D(xs, xs), shape (m, m).")
-      .def("cross_covariance",
-           [](const Posterior& p, const py::object& a, const py::object& b) {
-             return to_numpy(p.cross_covariance(to_points(a, "a", p.dim()), to_points(b, "b", p.dim())));
-           },
-           py::arg("a"), py::arg("b"))
+      .def(
+          "weights", [](const Posterior& p) { return to_numpy(p.weights()); },
+          "(K + r² I)⁻¹ y, the representer weights of μ_D.")
+      .def(
+          "mean",
+          [](const Posterior& p, const py::object& xs) {
+            return blockwise(points_view(xs, "xs", p.dim()), p.n(),
+                             [&p](const Points& b) { return p.mean(b); });
+          },
+          py::arg("xs"), "μ_D(xs), shape (m,).")
+      .def(
+          "variance",
+          [](const Posterior& p, const py::object& xs) {
+            return blockwise(points_view(xs, "xs", p.dim()), p.n(),
+                             [&p](const Points& b) { return p.variance(b); });
+          },
+          py::arg("xs"), "σ² k_D(x, x) at each point, shape (m,).")
+      .def(
+          "excursion_probability",
+          [](const Posterior& p, const py::object& xs, double t) {
+            return blockwise(points_view(xs, "xs", p.dim()), p.n(),
+                             [&p, t](const Points& b) { return p.excursion_probability(b, t); });
+          },
+          py::arg("xs"), py::arg("t") = 0.0, "p_D(x) = Φ((μ_D(x) − t)/(σ √k_D(x, x))).")
+      .def(
+          "covariance",
+          [](const Posterior& p, const py::object& xs) {
+            const Points pts = to_points(xs, "xs", p.dim());
+            return to_numpy(p.covariance(pts));
+          },
+          py::arg("xs"), "σ² k_D(xs, xs), shape (m, m).")
+      .def(
+          "cross_covariance",
+          [](const Posterior& p, const py::object& a, const py::object& b) {
+            return to_numpy(
+                p.cross_covariance(to_points(a, "a", p.dim()), to_points(b, "b", p.dim())));
+          },
+          py::arg("a"), py::arg("b"))
       .def("effective_dimension", &Posterior::effective_dimension, "d_eff = tr(K (K + r² I)⁻¹).")
       .def("sample", &sample_draws, py::arg("xs"), py::kw_only(), py::arg("n_draws") = 1,
            py::arg("rng") = py::none(), py::arg("method") = "auto", py::arg("eta") = 0.0,
            py::arg("full_output") = false,
            "Exact draws of f_D (+ g, g ~ GP(0, η² k)) at xs (points or a gpdp.Grid): (m, n_draws). "
            "rng=None uses the secure generator. full_output=True returns (values, method, detail).")
-      .def("sample_path",
-           [](const Posterior& p, const py::object& rng, double eta) {
-             return std::make_unique<PySamplePath>(p, eta, rng);
-           },
-           py::kw_only(), py::arg("rng") = py::none(), py::arg("eta") = 0.0,
-           "A lazily evaluated path: path(xs) draws new points conditionally on all earlier "
-           "answers; a point asked twice returns the same value.");
+      .def(
+          "sample_path",
+          [](const Posterior& p, const py::object& rng, double eta) {
+            return std::make_unique<PySamplePath>(p, eta, rng);
+          },
+          py::kw_only(), py::arg("rng") = py::none(), py::arg("eta") = 0.0,
+          "A lazily evaluated path: path(xs) draws new points conditionally on all earlier "
+          "answers; a point asked twice returns the same value.");
 
   py::class_<PySamplePath>(m, "SamplePath")
       .def("__call__", &PySamplePath::operator(), py::arg("xs"))
       .def_property_readonly("eta", [](const PySamplePath& s) { return s.path().eta(); })
-      .def_property_readonly("points", [](const PySamplePath& s) {
-        return to_numpy(Eigen::MatrixXd(s.path().points()));
-      })
-      .def_property_readonly("values", [](const PySamplePath& s) { return to_numpy(s.path().values()); })
-      .def_property_readonly("last_method", [](const PySamplePath& s) { return s.path().last_method(); })
-      .def_property_readonly("rng_description", [](const PySamplePath& s) { return s.rng().description(); })
+      .def_property_readonly(
+          "points",
+          [](const PySamplePath& s) { return to_numpy(Eigen::MatrixXd(s.path().points())); })
+      .def_property_readonly("values",
+                             [](const PySamplePath& s) { return to_numpy(s.path().values()); })
+      .def_property_readonly("last_method",
+                             [](const PySamplePath& s) { return s.path().last_method(); })
+      .def_property_readonly("rng_description",
+                             [](const PySamplePath& s) { return s.rng().description(); })
       .def("__len__", [](const PySamplePath& s) { return s.path().size(); });
 }
 

@@ -1,4 +1,5 @@
-// gpdp._core.privacy: mechanisms (dp_accounting's "events"), RDP curves, the accountant, calibration.
+// gpdp._core.privacy: mechanisms (dp_accounting's "events"), RDP curves, the accountant,
+// calibration.
 #include <pybind11/stl.h>
 
 #include <cmath>
@@ -31,10 +32,11 @@ py::object vectorise(const py::object& x, const std::function<double(double)>& f
   return out;
 }
 
-GpMechanism make_mechanism(const std::optional<Kernel>& kernel, int dim, const std::optional<Box>& domain,
-                           std::optional<double> kappa, long n, double r, double sigma, double eta,
-                           double M_Y, const std::string& lemma, std::optional<double> rkhs_norm,
-                           std::optional<double> Vn, std::optional<double> Delta_n) {
+GpMechanism make_mechanism(const std::optional<Kernel>& kernel, int dim,
+                           const std::optional<Box>& domain, std::optional<double> kappa, long n,
+                           double r, double sigma, double eta, double M_Y, const std::string& lemma,
+                           std::optional<double> rkhs_norm, std::optional<double> Vn,
+                           std::optional<double> Delta_n) {
   GpMechanism m;
   m.kernel = kernel;
   m.dim = dim;
@@ -58,12 +60,14 @@ GpMechanism make_mechanism(const std::optional<Kernel>& kernel, int dim, const s
 }
 
 std::string mechanism_repr(const GpMechanism& m) {
-  std::string s = "gpdp.privacy.GpMechanism(kernel=" + (m.kernel ? m.kernel->name() : std::string("None"));
+  std::string s =
+      "gpdp.privacy.GpMechanism(kernel=" + (m.kernel ? m.kernel->name() : std::string("None"));
   if (m.kernel) s += ", ell=" + std::string(py::str(py::float_(m.kernel->lengthscale())));
   s += ", dim=" + std::to_string(m.dim) + ", n=" + std::to_string(m.n) +
-       ", r=" + std::string(py::str(py::float_(m.r))) + ", sigma=" + std::string(py::str(py::float_(m.sigma))) +
-       ", eta=" + std::string(py::str(py::float_(m.eta))) + ", M_Y=" + std::string(py::str(py::float_(m.M_Y))) +
-       ", lemma=" + to_string(m.lemma) + ")";
+       ", r=" + std::string(py::str(py::float_(m.r))) +
+       ", sigma=" + std::string(py::str(py::float_(m.sigma))) +
+       ", eta=" + std::string(py::str(py::float_(m.eta))) +
+       ", M_Y=" + std::string(py::str(py::float_(m.M_Y))) + ", lemma=" + to_string(m.lemma) + ")";
   return s;
 }
 
@@ -80,16 +84,19 @@ void bind_privacy(py::module_& m) {
   m.def("posterior_variance_scale", &posterior_variance_scale, py::arg("kappa"), py::arg("n"),
         py::arg("r"), "V̄_n(r) of Proposition 3.");
   m.def("phi_n", &phi_n, py::arg("Vn"), py::arg("r"), "Φ_n(r) of Lemma B.1.");
-  m.def("lemma_assumptions",
-        [](const std::string& lemma) { return lemma_assumptions(parse_sensitivity_lemma(lemma)); },
-        py::arg("lemma"));
-  m.def("conversion_citation",
-        [](const std::string& c) { return conversion_citation(parse_conversion(c)); },
-        py::arg("conversion"));
+  m.def(
+      "lemma_assumptions",
+      [](const std::string& lemma) { return lemma_assumptions(parse_sensitivity_lemma(lemma)); },
+      py::arg("lemma"));
+  m.def(
+      "conversion_citation",
+      [](const std::string& c) { return conversion_citation(parse_conversion(c)); },
+      py::arg("conversion"));
 
   py::class_<RdpCurve>(m, "RdpCurve", "α ↦ ε_α of one release on its open range (1, alpha_max).")
-      .def("__call__", [](const RdpCurve& c, const py::object& a) { return vectorise(a, c); },
-           py::arg("alpha"))
+      .def(
+          "__call__", [](const RdpCurve& c, const py::object& a) { return vectorise(a, c); },
+          py::arg("alpha"))
       .def_property_readonly("alpha_max", &RdpCurve::alpha_max)
       .def_property_readonly("description", &RdpCurve::description);
 
@@ -121,9 +128,12 @@ void bind_privacy(py::module_& m) {
       .def_property_readonly("lemma", [](const GpMechanism& g) { return to_string(g.lemma); })
       .def("bounds", &resolve_bounds, "κ, V_n, Δ_n, τ̃ and the admissible range, with sources.")
       .def("curve", [](const GpMechanism& g) { return rdp_curve(g); })
-      .def("rdp", [](const GpMechanism& g, const py::object& a) { return vectorise(a, rdp_curve(g)); },
-           py::arg("alpha"), "ε_α of one draw; +inf outside (1, alpha_max).")
-      .def_property_readonly("alpha_max", [](const GpMechanism& g) { return resolve_bounds(g).alpha_max; })
+      .def(
+          "rdp",
+          [](const GpMechanism& g, const py::object& a) { return vectorise(a, rdp_curve(g)); },
+          py::arg("alpha"), "ε_α of one draw; +inf outside (1, alpha_max).")
+      .def_property_readonly("alpha_max",
+                             [](const GpMechanism& g) { return resolve_bounds(g).alpha_max; })
       .def("__repr__", &mechanism_repr);
 
   py::class_<Guarantee>(m, "Guarantee", "An (ε, δ) statement with the optimal order α*.")
@@ -132,7 +142,8 @@ void bind_privacy(py::module_& m) {
       .def_readonly("alpha", &Guarantee::alpha)
       .def_readonly("rdp", &Guarantee::rdp)
       .def_readonly("alpha_max", &Guarantee::alpha_max)
-      .def_property_readonly("conversion", [](const Guarantee& g) { return to_string(g.conversion); })
+      .def_property_readonly("conversion",
+                             [](const Guarantee& g) { return to_string(g.conversion); })
       .def_readonly("pinned_low", &Guarantee::pinned_low)
       .def_readonly("pinned_high", &Guarantee::pinned_high)
       .def_readonly("clamped", &Guarantee::clamped)
@@ -141,51 +152,65 @@ void bind_privacy(py::module_& m) {
       .def("__repr__", [](const Guarantee& g) {
         return "gpdp.privacy.Guarantee(epsilon=" + std::string(py::str(py::float_(g.epsilon))) +
                ", delta=" + std::string(py::str(py::float_(g.delta))) +
-               ", alpha=" + std::string(py::str(py::float_(g.alpha))) + ", conversion=" + to_string(g.conversion) + ")";
+               ", alpha=" + std::string(py::str(py::float_(g.alpha))) +
+               ", conversion=" + to_string(g.conversion) + ")";
       });
 
   py::class_<Accountant>(m, "Accountant",
                          "Composes releases in RDP (Mironov 2017 Prop. 1) and converts to (ε, δ).")
       .def(py::init<>())
-      .def("compose",
-           [](Accountant& a, const GpMechanism& g, long count) -> Accountant& {
-             if (count < 1) throw py::value_error("count must be ≥ 1, got " + std::to_string(count));
-             return a.add(rdp_curve(g), count);
-           },
-           py::arg("mechanism"), py::arg("count") = 1, py::return_value_policy::reference_internal,
-           "Adds `count` independent (possibly adaptive) releases; returns self.")
-      .def("compose",
-           [](Accountant& a, const RdpCurve& c, long count) -> Accountant& {
-             if (count < 1) throw py::value_error("count must be ≥ 1, got " + std::to_string(count));
-             return a.add(c, count);
-           },
-           py::arg("curve"), py::arg("count") = 1, py::return_value_policy::reference_internal)
+      .def(
+          "compose",
+          [](Accountant& a, const GpMechanism& g, long count) -> Accountant& {
+            if (count < 1) throw py::value_error("count must be ≥ 1, got " + std::to_string(count));
+            return a.add(rdp_curve(g), count);
+          },
+          py::arg("mechanism"), py::arg("count") = 1, py::return_value_policy::reference_internal,
+          "Adds `count` independent (possibly adaptive) releases; returns self.")
+      .def(
+          "compose",
+          [](Accountant& a, const RdpCurve& c, long count) -> Accountant& {
+            if (count < 1) throw py::value_error("count must be ≥ 1, got " + std::to_string(count));
+            return a.add(c, count);
+          },
+          py::arg("curve"), py::arg("count") = 1, py::return_value_policy::reference_internal)
       .def_property_readonly("total_releases", &Accountant::total_releases)
       .def_property_readonly("alpha_max", &Accountant::alpha_max)
-      .def("rdp", [](const Accountant& a, const py::object& x) {
-             return vectorise(x, [&a](double alpha) { return a.rdp(alpha); });
-           },
-           py::arg("alpha"))
-      .def("epsilon",
-           [](const Accountant& a, double delta, const std::string& c) { return a.epsilon(delta, parse_conversion(c)); },
-           py::arg("delta"), py::arg("conversion") = "mironov", "The full (ε, δ) statement at δ.")
-      .def("delta",
-           [](const Accountant& a, double eps, const std::string& c) { return a.delta(eps, parse_conversion(c)); },
-           py::arg("epsilon"), py::arg("conversion") = "mironov")
-      .def("get_epsilon",
-           [](const Accountant& a, double delta, const std::string& c) {
-             return a.epsilon(delta, parse_conversion(c)).epsilon;
-           },
-           py::arg("target_delta"), py::arg("conversion") = "mironov")
-      .def("get_delta",
-           [](const Accountant& a, double eps, const std::string& c) {
-             return a.delta(eps, parse_conversion(c)).delta;
-           },
-           py::arg("target_epsilon"), py::arg("conversion") = "mironov")
+      .def(
+          "rdp",
+          [](const Accountant& a, const py::object& x) {
+            return vectorise(x, [&a](double alpha) { return a.rdp(alpha); });
+          },
+          py::arg("alpha"))
+      .def(
+          "epsilon",
+          [](const Accountant& a, double delta, const std::string& c) {
+            return a.epsilon(delta, parse_conversion(c));
+          },
+          py::arg("delta"), py::arg("conversion") = "mironov", "The full (ε, δ) statement at δ.")
+      .def(
+          "delta",
+          [](const Accountant& a, double eps, const std::string& c) {
+            return a.delta(eps, parse_conversion(c));
+          },
+          py::arg("epsilon"), py::arg("conversion") = "mironov")
+      .def(
+          "get_epsilon",
+          [](const Accountant& a, double delta, const std::string& c) {
+            return a.epsilon(delta, parse_conversion(c)).epsilon;
+          },
+          py::arg("target_delta"), py::arg("conversion") = "mironov")
+      .def(
+          "get_delta",
+          [](const Accountant& a, double eps, const std::string& c) {
+            return a.delta(eps, parse_conversion(c)).delta;
+          },
+          py::arg("target_epsilon"), py::arg("conversion") = "mironov")
       .def_property_readonly("description", &Accountant::description);
 
   py::class_<Calibration>(m, "Calibration")
-      .def_property_readonly("parameter", [](const Calibration& c) { return to_string(c.parameter); })
+      .def_property_readonly("parameter",
+                             [](const Calibration& c) { return to_string(c.parameter); })
       .def_readonly("value", &Calibration::value)
       .def_readonly("mechanism", &Calibration::mechanism)
       .def_readonly("draws", &Calibration::draws)
@@ -197,22 +222,24 @@ void bind_privacy(py::module_& m) {
                ", epsilon=" + std::string(py::str(py::float_(c.achieved.epsilon))) + ")";
       });
 
-  m.def("account",
-        [](const GpMechanism& g, long draws, double delta, const std::string& c) {
-          return account(g, draws, delta, parse_conversion(c));
-        },
-        py::arg("mechanism"), py::kw_only(), py::arg("draws") = 1, py::arg("delta"),
-        py::arg("conversion") = "mironov", "ε(δ) of `draws` independent releases.");
-  m.def("calibrate",
-        [](const GpMechanism& g, const std::string& solve, double epsilon, double delta, long draws,
-           const std::string& c) {
-          return calibrate(g, draws, parse_calibration_parameter(solve),
-                           CalibrationTarget{epsilon, delta, parse_conversion(c)});
-        },
-        py::arg("mechanism"), py::kw_only(), py::arg("solve") = "r", py::arg("epsilon"),
-        py::arg("delta"), py::arg("draws") = 1, py::arg("conversion") = "mironov",
-        "The smallest r / eta / sigma, or the largest number of draws, meeting (epsilon, delta); "
-        "raises PrivacyError when infeasible.");
+  m.def(
+      "account",
+      [](const GpMechanism& g, long draws, double delta, const std::string& c) {
+        return account(g, draws, delta, parse_conversion(c));
+      },
+      py::arg("mechanism"), py::kw_only(), py::arg("draws") = 1, py::arg("delta"),
+      py::arg("conversion") = "mironov", "ε(δ) of `draws` independent releases.");
+  m.def(
+      "calibrate",
+      [](const GpMechanism& g, const std::string& solve, double epsilon, double delta, long draws,
+         const std::string& c) {
+        return calibrate(g, draws, parse_calibration_parameter(solve),
+                         CalibrationTarget{epsilon, delta, parse_conversion(c)});
+      },
+      py::arg("mechanism"), py::kw_only(), py::arg("solve") = "r", py::arg("epsilon"),
+      py::arg("delta"), py::arg("draws") = 1, py::arg("conversion") = "mironov",
+      "The smallest r / eta / sigma, or the largest number of draws, meeting (epsilon, delta); "
+      "raises PrivacyError when infeasible.");
 }
 
 }  // namespace gpdp::python

@@ -1,7 +1,8 @@
 // gpdp._core: the compiled part of the Python package (see python/gpdp/__init__.py).
 // Library errors become Python exceptions with the C++ message:
 //   gpdp::InputError -> gpdp.InputError (a ValueError), gpdp::PrivacyError -> gpdp.PrivacyError,
-//   gpdp::NumericalError -> gpdp.NumericalError (an ArithmeticError), other gpdp::Error -> gpdp.Error.
+//   gpdp::NumericalError -> gpdp.NumericalError (an ArithmeticError), other gpdp::Error ->
+//   gpdp.Error.
 #include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 

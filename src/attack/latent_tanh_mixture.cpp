@@ -139,7 +139,9 @@ double objective(const std::vector<double>& x, std::vector<double>& /*grad*/, vo
 }  // namespace
 
 double LatentTanhMixture::density(double t) const { return LatentDensity(*this).density(t); }
-double LatentTanhMixture::log_density(double t) const { return LatentDensity(*this).log_density(t); }
+double LatentTanhMixture::log_density(double t) const {
+  return LatentDensity(*this).log_density(t);
+}
 
 LatentDensity::LatentDensity(const LatentTanhMixture& model) : model_(model) {
   for (std::size_t j = 0; j < 2; ++j) {
@@ -189,7 +191,8 @@ LatentTanhMixture fit_latent_tanh_mixture(const std::vector<double>& sample,
 
   const double s_min = std::max(options.s_min > 0 ? options.s_min : data.width, 1e-6);
   const double s_max = std::max(2.0 * sd + 1.0, 2.0 * s_min);
-  const std::vector<double> lower{-7.0, -14.0, -14.0, std::log(0.02), std::log(0.02), std::log(s_min)};
+  const std::vector<double> lower{-7.0,           -14.0,          -14.0,
+                                  std::log(0.02), std::log(0.02), std::log(s_min)};
   const std::vector<double> upper{7.0, 14.0, 14.0, std::log(8.0), std::log(8.0), std::log(s_max)};
   auto latent = [](double t) { return 2.0 * std::atanh(std::clamp(t, -0.98, 0.98)); };
   auto clamp_start = [&](std::vector<double> x) {

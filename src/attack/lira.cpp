@@ -39,7 +39,8 @@ std::string ReleaseSetting::label() const {
 
 Observables release_observables(const std::vector<TargetPosterior>& posteriors,
                                 const ReleaseSetting& release, Rng& rng) {
-  require(release.draws >= 0, fmt::format("attack: number of draws L must be ≥ 0, got {}", release.draws));
+  require(release.draws >= 0,
+          fmt::format("attack: number of draws L must be ≥ 0, got {}", release.draws));
   require(release.sigma > 0, fmt::format("attack: σ must be positive, got {}", release.sigma));
   Observables obs;
   obs.f_hat.reserve(posteriors.size());
@@ -68,8 +69,8 @@ Observables release_observables(const std::vector<TargetPosterior>& posteriors,
       // v̂ = Σ(f⁽ˡ⁾ − f̂)² / (L σ²) = Σ(c_l − c̄)² / L (σ cancels exactly).
       double ss = 0.0;
       for (double v : c) ss += (v - mean_c) * (v - mean_c);
-      obs.log_v_hat.push_back(std::log(std::max(ss / static_cast<double>(L),
-                                                std::numeric_limits<double>::min())));
+      obs.log_v_hat.push_back(
+          std::log(std::max(ss / static_cast<double>(L), std::numeric_limits<double>::min())));
     }
   }
   return obs;
@@ -128,7 +129,8 @@ std::vector<SeedOutcome> run_lira(const LiraOptions& options, double r,
     o.model = fit_attack_model(s_in, s_out, options.fit);
     const auto score_e_in = o.model.scores(e_in), score_e_out = o.model.scores(e_out);
     o.metrics.auc = auc(score_e_in, score_e_out);
-    for (std::size_t k = 0; k < 3; ++k) o.metrics.tpr[k] = tpr_at_fpr(score_e_in, score_e_out, kFprLevels[k]);
+    for (std::size_t k = 0; k < 3; ++k)
+      o.metrics.tpr[k] = tpr_at_fpr(score_e_in, score_e_out, kFprLevels[k]);
     o.metrics.epsilon = empirical_epsilon(o.model.scores(s_in), o.model.scores(s_out), score_e_in,
                                           score_e_out, options.delta);
     o.roc = thin_roc(roc_curve(score_e_in, score_e_out), options.roc_points);

@@ -39,7 +39,8 @@ std::vector<double> sorted_copy(const std::vector<double>& v) {
 double epsilon_from_rates(double tpr, double fpr, double delta) {
   double best = -INFINITY;
   if (tpr - delta > 0 && fpr > 0) best = std::max(best, std::log((tpr - delta) / fpr));
-  if (1 - fpr - delta > 0 && 1 - tpr > 0) best = std::max(best, std::log((1 - fpr - delta) / (1 - tpr)));
+  if (1 - fpr - delta > 0 && 1 - tpr > 0)
+    best = std::max(best, std::log((1 - fpr - delta) / (1 - tpr)));
   return best;
 }
 
@@ -169,9 +170,9 @@ EmpiricalEpsilon empirical_epsilon(const std::vector<double>& shadow_in,
   double best = -INFINITY;
   result.threshold = candidates.front();
   for (double t : candidates) {
-    const double v = epsilon_lower_from_counts(count_at_least(s_in, t), static_cast<long>(s_in.size()),
-                                               count_at_least(s_out, t),
-                                               static_cast<long>(s_out.size()), delta, a);
+    const double v = epsilon_lower_from_counts(
+        count_at_least(s_in, t), static_cast<long>(s_in.size()), count_at_least(s_out, t),
+        static_cast<long>(s_out.size()), delta, a);
     if (v > best) {
       best = v;
       result.threshold = t;
@@ -181,7 +182,9 @@ EmpiricalEpsilon empirical_epsilon(const std::vector<double>& shadow_in,
   const long k_out = count_at_least(e_out, result.threshold);
   const auto n_in = static_cast<long>(e_in.size()), n_out = static_cast<long>(e_out.size());
   // Rates with a half-count continuity correction, so that an empty cell (FPR = 0) stays finite.
-  auto rate = [](long k, long n) { return (static_cast<double>(k) + 0.5) / (static_cast<double>(n) + 1.0); };
+  auto rate = [](long k, long n) {
+    return (static_cast<double>(k) + 0.5) / (static_cast<double>(n) + 1.0);
+  };
   result.estimate = std::max(0.0, epsilon_from_rates(rate(k_in, n_in), rate(k_out, n_out), delta));
   result.lower = std::max(0.0, epsilon_lower_from_counts(k_in, n_in, k_out, n_out, delta, a));
   return result;

@@ -36,7 +36,8 @@ ShadowDataset draw_shadow_dataset(const ShadowSetting& setting, Hypothesis hypot
   return d;
 }
 
-TargetPosterior target_posterior(const ShadowSetting& setting, const ShadowDataset& data, double r) {
+TargetPosterior target_posterior(const ShadowSetting& setting, const ShadowDataset& data,
+                                 double r) {
   const Posterior post(setting.kernel, data.X, data.y, {r, 1.0});
   Points x0(1, 1);
   x0(0, 0) = setting.x0;

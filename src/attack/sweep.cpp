@@ -80,7 +80,8 @@ std::function<void(long, long)> stderr_progress(const std::string& label) {
   return [label, start](long done, long total) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double eta = done > 0 ? elapsed * static_cast<double>(total - done) / static_cast<double>(done) : 0.0;
+    const double eta =
+        done > 0 ? elapsed * static_cast<double>(total - done) / static_cast<double>(done) : 0.0;
     fmt::print(stderr, "\r{}: {}/{} ({:.0f}%) {:.0f}s elapsed, ~{:.0f}s left   {}", label, done,
                total, 100.0 * static_cast<double>(done) / static_cast<double>(total), elapsed, eta,
                done == total ? "\n" : "");

@@ -23,7 +23,8 @@ namespace {
 Eigen::VectorXd ornstein_uhlenbeck(const std::vector<double>& t, double ell, Rng& rng) {
   std::vector<std::size_t> order(t.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return t[a] < t[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return t[a] < t[b]; });
   Eigen::VectorXd f(static_cast<Eigen::Index>(t.size()));
   double prev_t = 0.0;
   double prev_f = 0.0;
@@ -100,7 +101,8 @@ ExcursionPair generate_plume_2d(const Plume2dSpec& spec, const Grid& grid, Rng& 
     for (const auto& p : plumes) {
       const double dx = x - p.cx;
       const double dy = y - p.cy;
-      total += p.a * std::exp(-0.5 * (p.inv11 * dx * dx + 2.0 * p.inv12 * dx * dy + p.inv22 * dy * dy));
+      total +=
+          p.a * std::exp(-0.5 * (p.inv11 * dx * dx + 2.0 * p.inv12 * dx * dy + p.inv22 * dy * dy));
     }
     return total;
   };

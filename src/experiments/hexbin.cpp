@@ -41,11 +41,13 @@ std::pair<long, long> HexLattice::cell_of(double x, double y) const {
   return best;
 }
 
-HexbinResult hexbin(const Eigen::MatrixXd& xy, const Eigen::VectorXd& values, const HexLattice& lattice) {
+HexbinResult hexbin(const Eigen::MatrixXd& xy, const Eigen::VectorXd& values,
+                    const HexLattice& lattice) {
   require(lattice.box.dim() == 2, "hexbin: the box must be 2-D (xmin:xmax,ymin:ymax)");
   require(std::isfinite(lattice.width) && lattice.width > 0.0,
           fmt::format("hexbin: cell width must be positive, got {}", lattice.width));
-  require(xy.cols() == 2 && xy.rows() == values.size(), "hexbin: needs n x 2 coordinates and n values");
+  require(xy.cols() == 2 && xy.rows() == values.size(),
+          "hexbin: needs n x 2 coordinates and n values");
   std::map<std::pair<long, long>, std::vector<double>> bins;  // key (row, column)
   HexbinResult out;
   for (Eigen::Index i = 0; i < xy.rows(); ++i) {
@@ -73,7 +75,8 @@ HexbinResult hexbin(const Eigen::MatrixXd& xy, const Eigen::VectorXd& values, co
 }
 
 Eigen::MatrixXd unit_square_coordinates(const Eigen::MatrixXd& xy, const Box& box) {
-  require(box.dim() == 2 && xy.cols() == 2, "unit_square_coordinates: 2-D box and n x 2 coordinates");
+  require(box.dim() == 2 && xy.cols() == 2,
+          "unit_square_coordinates: 2-D box and n x 2 coordinates");
   const double s = std::max(box.upper()[0] - box.lower()[0], box.upper()[1] - box.lower()[1]);
   Eigen::MatrixXd uv(xy.rows(), 2);
   uv.col(0) = (xy.col(0).array() - box.lower()[0]) / s;

@@ -24,8 +24,7 @@ Eigen::VectorXd axis_weights(const GridAxis& axis) {
 }
 
 void require_same_size(Eigen::Index a, Eigen::Index b, Eigen::Index w, const char* what) {
-  require(a == b && b == w,
-          fmt::format("{}: sizes differ ({}, {}, weights {})", what, a, b, w));
+  require(a == b && b == w, fmt::format("{}: sizes differ ({}, {}, weights {})", what, a, b, w));
 }
 }  // namespace
 

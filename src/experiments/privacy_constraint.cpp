@@ -28,8 +28,8 @@ std::string ExcursionPrivacy::description() const {
   return fmt::format(
       "exponential kernel on [0,1]^{}, κ = exp(−{}/ℓ) (Proposition 3), Δ_n by Lemma {}, M_Y = {}, "
       "Theorem 3.1, n = {}, L = {} path(s) composed, δ = {}, conversion: {}",
-      dim, dim == 1 ? "1" : fmt::format("√{}", dim), dim == 1 ? "B.7" : "B.1", M_Y, n, paths,
-      delta, privacy::conversion_citation(conversion));
+      dim, dim == 1 ? "1" : fmt::format("√{}", dim), dim == 1 ? "B.7" : "B.1", M_Y, n, paths, delta,
+      privacy::conversion_citation(conversion));
 }
 
 PrivacyConstraint ExcursionPrivacy::constraint(double epsilon_max) const {

@@ -41,8 +41,9 @@ PublicSearchResult search_public_data(const Points& train_X, const Eigen::Vector
   require(train_X.cols() == validation_X.cols(),
           "public search: training and validation data have different numbers of covariates");
   require(train_X.cols() == spec.privacy.dim,
-          fmt::format("public search: the data have {} covariate(s) but the privacy setting says dim = {}",
-                      train_X.cols(), spec.privacy.dim));
+          fmt::format(
+              "public search: the data have {} covariate(s) but the privacy setting says dim = {}",
+              train_X.cols(), spec.privacy.dim));
   require((train_X.array() >= 0.0).all() && (train_X.array() <= 1.0).all() &&
               (validation_X.array() >= 0.0).all() && (validation_X.array() <= 1.0).all(),
           "public search: covariates must lie in [0,1]^d (the bound uses κ on the unit box)");
@@ -64,7 +65,8 @@ PublicSearchResult search_public_data(const Points& train_X, const Eigen::Vector
       validation_X.rows(), 1.0 / static_cast<double>(validation_X.rows())));
   const ExcursionObjective objective({{train_X, train_y, points, weights, validation_truth}},
                                      spec.threshold, spec.threads);
-  HyperparameterSearch search(objective, SearchSpec{grid, spec.refinement_rounds, 3}, spec.progress);
+  HyperparameterSearch search(objective, SearchSpec{grid, spec.refinement_rounds, 3},
+                              spec.progress);
   const SearchResult free = search.run();
   const PrivacyConstraint constraint = spec.privacy.constraint(spec.target_epsilon);
   const SearchResult priv = search.run(&constraint);

@@ -53,8 +53,9 @@ long reflect(long i, long n) {
 
 Eigen::MatrixXd smooth_paths(const Eigen::Ref<const Eigen::MatrixXd>& paths, const Grid& grid,
                              double bandwidth) {
-  require(paths.rows() == grid.size(),
-          fmt::format("smooth_paths: {} rows but the grid has {} points", paths.rows(), grid.size()));
+  require(
+      paths.rows() == grid.size(),
+      fmt::format("smooth_paths: {} rows but the grid has {} points", paths.rows(), grid.size()));
   Eigen::MatrixXd out = paths;
   if (!(bandwidth > 0.0)) return out;
   long stride = 1;

@@ -28,15 +28,17 @@ void RidgeCholesky::posterior(double r, const Eigen::VectorXd& y, Eigen::VectorX
   // construction), which costs as much as the solve with the n x 1 right-hand side.
   const lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, l_.data(), n);
   if (info != 0) {
-    throw NumericalError(fmt::format("ridge Cholesky: K + r² I is not positive definite (r = {:.3g}, "
-                                     "dpotrf info {})", r, info));
+    throw NumericalError(
+        fmt::format("ridge Cholesky: K + r² I is not positive definite (r = {:.3g}, "
+                    "dpotrf info {})",
+                    r, info));
   }
   Eigen::VectorXd alpha = y;
   LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, l_.data(), n, alpha.data(), n);
   mean.noalias() = k_cross_ * alpha;
   v_ = k_cross_;
-  cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, m, n, 1.0, l_.data(), n,
-              v_.data(), m);
+  cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, m, n, 1.0, l_.data(),
+              n, v_.data(), m);
   // Row norms of a column-major V, accumulated column by column (contiguous, vectorised).
   Eigen::ArrayXd explained = Eigen::ArrayXd::Zero(m);
   for (Eigen::Index j = 0; j < v_.cols(); ++j) explained += v_.col(j).array().square();
@@ -46,10 +48,11 @@ void RidgeCholesky::posterior(double r, const Eigen::VectorXd& y, Eigen::VectorX
 Eigen::MatrixXd RidgeCholesky::covariance(const Eigen::MatrixXd& prior) const {
   const auto m = static_cast<blasint>(v_.rows());
   require(m >= 1 && prior.rows() == m && prior.cols() == m,
-          "ridge Cholesky: call posterior() first, and give the m x m prior covariance of the same points");
+          "ridge Cholesky: call posterior() first, and give the m x m prior covariance of the same "
+          "points");
   Eigen::MatrixXd out = prior;
-  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, m, static_cast<blasint>(v_.cols()), -1.0, v_.data(), m,
-              1.0, out.data(), m);
+  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, m, static_cast<blasint>(v_.cols()), -1.0,
+              v_.data(), m, 1.0, out.data(), m);
   return out;
 }
 

@@ -11,10 +11,10 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/parallel.hpp"
 #include "gpdp/experiments/ridge_cholesky.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/experiments/tridiagonal_posterior.hpp"
+#include "gpdp/parallel.hpp"
 #include "gpdp/posterior.hpp"
 
 namespace gpdp::experiments {
@@ -26,9 +26,12 @@ Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, dou
   return standardised_excess(mu, kd, threshold);
 }
 
-ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads,
-                                       PosteriorRoute route)
-    : tasks_(std::move(tasks)), threshold_(threshold), threads_(resolve_threads(threads)), route_(route),
+ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold,
+                                       int threads, PosteriorRoute route)
+    : tasks_(std::move(tasks)),
+      threshold_(threshold),
+      threads_(resolve_threads(threads)),
+      route_(route),
       kept_(tasks_.size()) {
   require(!tasks_.empty(), "excursion objective: no tasks");
   for (const auto& t : tasks_) {
@@ -48,9 +51,9 @@ namespace {
 constexpr std::size_t kTridiagonalMinRidges = 3;
 }  // namespace
 
-Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
-                                             const std::vector<std::pair<double, double>>& speculative,
-                                             bool keep) const {
+Eigen::MatrixXd ExcursionObjective::evaluate(
+    const std::vector<Theta>& thetas, const std::vector<std::pair<double, double>>& speculative,
+    bool keep) const {
   // Group θ by ℓ, then by r (values equal up to rounding, log_key, share a group: refinement steps
   // from neighbouring candidates meet at the same ℓ computed two ways). One posterior per (ℓ, r)
   // and task; every σ of a group from the same z₁.
@@ -69,12 +72,14 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
   for (std::size_t k = 0; k < thetas.size(); ++k) {
     const long long ell_key = log_key(thetas[k].ell);
     const long long r_key = log_key(thetas[k].r);
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const EllGroup& g) { return g.key == ell_key; });
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const EllGroup& g) { return g.key == ell_key; });
     if (it == groups.end()) {
       groups.push_back({thetas[k].ell, ell_key, {}, {}});
       it = std::prev(groups.end());
     }
-    auto jt = std::find_if(it->by_r.begin(), it->by_r.end(), [&](const RGroup& g) { return g.key == r_key; });
+    auto jt = std::find_if(it->by_r.begin(), it->by_r.end(),
+                           [&](const RGroup& g) { return g.key == r_key; });
     if (jt == it->by_r.end()) {
       it->by_r.push_back({thetas[k].r, r_key, {k}});
     } else {
@@ -91,15 +96,18 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
                                     [&](double e) { return log_key(e) == log_key(r); });
     if (!requested && !listed) it->extra_r.push_back(r);
   }
-  Eigen::MatrixXd out(static_cast<Eigen::Index>(tasks_.size()), static_cast<Eigen::Index>(thetas.size()));
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(tasks_.size()),
+                      static_cast<Eigen::Index>(thetas.size()));
   parallel_for(static_cast<long>(tasks_.size()), threads_, [&](long i) {
     const auto& task = tasks_[static_cast<std::size_t>(i)];
     auto& kept = kept_[static_cast<std::size_t>(i)];
     const PosteriorRoute route =
-        route_ != PosteriorRoute::Auto ? route_
-                                       : (task.X.cols() == 1 ? PosteriorRoute::Direct : PosteriorRoute::Hybrid);
+        route_ != PosteriorRoute::Auto
+            ? route_
+            : (task.X.cols() == 1 ? PosteriorRoute::Direct : PosteriorRoute::Hybrid);
     std::optional<PairwiseDistances> distances;
-    std::optional<SpectralPosterior> family;  // one object per task, refitted per ℓ (storage reused)
+    std::optional<SpectralPosterior>
+        family;  // one object per task, refitted per ℓ (storage reused)
     TridiagonalPosterior reduced;
     RidgeCholesky ridge;
     auto distances_of_task = [&]() -> const PairwiseDistances& {
@@ -109,10 +117,11 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
     for (const auto& group : groups) {
       const Kernel kernel = Kernel::exponential(group.ell);
       const long long ell_key = group.key;
-      // z₁ per requested r of this group: kept from an earlier call (hybrid route), or computed now.
+      // z₁ per requested r of this group: kept from an earlier call (hybrid route), or computed
+      // now.
       std::vector<Eigen::VectorXd> z(group.by_r.size());
-      std::vector<double> todo;           // requested ridges not kept, then the speculative ones
-      std::vector<std::size_t> todo_of;   // which requested r each of the first ones is
+      std::vector<double> todo;          // requested ridges not kept, then the speculative ones
+      std::vector<std::size_t> todo_of;  // which requested r each of the first ones is
       for (std::size_t q = 0; q < group.by_r.size(); ++q) {
         const auto found = kept.find({ell_key, group.by_r[q].key});
         if (route == PosteriorRoute::Hybrid && found != kept.end()) {
@@ -137,25 +146,29 @@ Eigen::MatrixXd ExcursionObjective::evaluate(const std::vector<Theta>& thetas,
             family.emplace(kernel, distances_of_task(), task.y);
           }
           reductions_.fetch_add(1, std::memory_order_relaxed);
-          for (std::size_t q = 0; q < todo.size(); ++q) fresh[q] = family->excursion_z(todo[q], threshold_);
+          for (std::size_t q = 0; q < todo.size(); ++q)
+            fresh[q] = family->excursion_z(todo[q], threshold_);
         } else if (route == PosteriorRoute::Hybrid && todo.size() >= kTridiagonalMinRidges) {
           reduced.refit(kernel, distances_of_task(), task.y);
           reductions_.fetch_add(1, std::memory_order_relaxed);
           const Eigen::MatrixXd zs = reduced.excursion_z(todo, threshold_);
-          for (std::size_t q = 0; q < todo.size(); ++q) fresh[q] = zs.col(static_cast<Eigen::Index>(q));
+          for (std::size_t q = 0; q < todo.size(); ++q)
+            fresh[q] = zs.col(static_cast<Eigen::Index>(q));
         } else {
           todo.resize(requested);  // no speculation without a reduction
           fresh.resize(requested);
           if (route == PosteriorRoute::Hybrid) ridge.refit(kernel, distances_of_task());
           for (std::size_t q = 0; q < requested; ++q) {
-            fresh[q] = route == PosteriorRoute::Hybrid ? ridge.excursion_z(todo[q], task.y, threshold_)
-                                                       : excursion_z(task, group.ell, todo[q], threshold_);
+            fresh[q] = route == PosteriorRoute::Hybrid
+                           ? ridge.excursion_z(todo[q], task.y, threshold_)
+                           : excursion_z(task, group.ell, todo[q], threshold_);
             cholesky_fits_.fetch_add(1, std::memory_order_relaxed);
           }
         }
         for (std::size_t t = 0; t < requested; ++t) z[todo_of[t]] = fresh[t];
         if (keep && route == PosteriorRoute::Hybrid) {
-          for (std::size_t q = 0; q < todo.size(); ++q) kept[{ell_key, log_key(todo[q])}] = std::move(fresh[q]);
+          for (std::size_t q = 0; q < todo.size(); ++q)
+            kept[{ell_key, log_key(todo[q])}] = std::move(fresh[q]);
         }
       }
       for (std::size_t q = 0; q < group.by_r.size(); ++q) {
@@ -215,7 +228,8 @@ long HyperparameterSearch::distinct_posteriors() const {
 }
 
 void HyperparameterSearch::ensure(const std::vector<Theta>& thetas,
-                                  const std::vector<std::pair<double, double>>& speculative, bool keep) {
+                                  const std::vector<std::pair<double, double>>& speculative,
+                                  bool keep) {
   std::vector<Theta> missing;
   for (const auto& t : thetas) {
     if (!cache_.contains(key(t))) missing.push_back(t);
@@ -252,7 +266,8 @@ std::vector<SearchResult> HyperparameterSearch::run_together(
   auto label_of = [](const State& st) { return st.constraint ? " (ε-constrained)" : ""; };
   // The r-steps of the refinement rounds: round j multiplies r by step^(±1/2^j).
   std::vector<double> r_steps;
-  for (double step = log_step(spec_.coarse.r); static_cast<int>(r_steps.size()) < spec_.refinement_rounds;) {
+  for (double step = log_step(spec_.coarse.r);
+       static_cast<int>(r_steps.size()) < spec_.refinement_rounds;) {
     step = std::sqrt(step);
     r_steps.push_back(step);
   }
@@ -260,7 +275,8 @@ std::vector<SearchResult> HyperparameterSearch::run_together(
   // an ℓ proposed by two searches is decomposed once per task. Every later round can centre on a
   // proposal of this round and ask, at its ℓ, for r times the later steps; those (ℓ, r) ride along
   // as speculation (kept z₁, no new reduction when they are asked for).
-  auto add_round = [&](const std::vector<std::vector<Theta>>& proposals, const std::string& label, int round) {
+  auto add_round = [&](const std::vector<std::vector<Theta>>& proposals, const std::string& label,
+                       int round) {
     std::vector<Theta> all;
     for (std::size_t s = 0; s < states.size(); ++s) {
       auto& st = states[s];
@@ -285,7 +301,8 @@ std::vector<SearchResult> HyperparameterSearch::run_together(
     if (factors.size() > 1) {
       for (const auto& t : all) {
         for (const double f : factors) {
-          if (seen.insert({log_key(t.ell), log_key(t.r * f)}).second) speculative.push_back({t.ell, t.r * f});
+          if (seen.insert({log_key(t.ell), log_key(t.r * f)}).second)
+            speculative.push_back({t.ell, t.r * f});
         }
       }
     }

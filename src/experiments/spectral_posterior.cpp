@@ -12,11 +12,14 @@
 namespace gpdp::experiments {
 
 PairwiseDistances::PairwiseDistances(const Points& X, const Points& xs) {
-  require(xs.cols() == X.cols(), "spectral posterior: evaluation points and covariates differ in dimension");
+  require(xs.cols() == X.cols(),
+          "spectral posterior: evaluation points and covariates differ in dimension");
   auto distances = [&](const Points& a) {
     Eigen::MatrixXd d2 = Eigen::MatrixXd::Zero(a.rows(), X.rows());
     for (Eigen::Index c = 0; c < X.cols(); ++c) {
-      d2.array() += (a.col(c).replicate(1, X.rows()) - X.col(c).transpose().replicate(a.rows(), 1)).array().square();
+      d2.array() += (a.col(c).replicate(1, X.rows()) - X.col(c).transpose().replicate(a.rows(), 1))
+                        .array()
+                        .square();
     }
     return Eigen::MatrixXd(d2.cwiseSqrt());
   };
@@ -28,7 +31,8 @@ namespace {
 void kernel_of(const Kernel& kernel, const Eigen::MatrixXd& distance, Eigen::MatrixXd& out) {
   out.resize(distance.rows(), distance.cols());
   if (kernel.family() == KernelFamily::Exponential) {
-    exp_scaled(distance.data(), out.data(), static_cast<std::size_t>(distance.size()), -1.0 / kernel.lengthscale());
+    exp_scaled(distance.data(), out.data(), static_cast<std::size_t>(distance.size()),
+               -1.0 / kernel.lengthscale());
   } else {
     out = distance.unaryExpr([&](double d) { return kernel.of_distance(d); });
   }
@@ -41,11 +45,12 @@ void PairwiseDistances::kernel_matrices(const Kernel& kernel, Eigen::MatrixXd& g
   kernel_of(kernel, cross, gram_cross);
 }
 
-SpectralPosterior::SpectralPosterior(const Kernel& kernel, const Points& X, const Eigen::VectorXd& y,
-                                     const Points& xs) {
+SpectralPosterior::SpectralPosterior(const Kernel& kernel, const Points& X,
+                                     const Eigen::VectorXd& y, const Points& xs) {
   require(X.rows() >= 1 && X.rows() == y.size(),
           "spectral posterior: need n ≥ 1 covariates and as many responses");
-  require(xs.cols() == X.cols(), "spectral posterior: evaluation points and covariates differ in dimension");
+  require(xs.cols() == X.cols(),
+          "spectral posterior: evaluation points and covariates differ in dimension");
   u_ = kernel.gram(X);
   k_cross_ = kernel.cross(xs, X);
   decompose(y, kernel.of_distance(0.0));
@@ -56,7 +61,8 @@ SpectralPosterior::SpectralPosterior(const Kernel& kernel, const PairwiseDistanc
   refit(kernel, distances, y);
 }
 
-void SpectralPosterior::refit(const Kernel& kernel, const PairwiseDistances& distances, const Eigen::VectorXd& y) {
+void SpectralPosterior::refit(const Kernel& kernel, const PairwiseDistances& distances,
+                              const Eigen::VectorXd& y) {
   require(distances.train.rows() >= 1 && distances.train.rows() == y.size(),
           "spectral posterior: need n ≥ 1 covariates and as many responses");
   distances.kernel_matrices(kernel, u_, k_cross_);
@@ -69,10 +75,11 @@ void SpectralPosterior::decompose(const Eigen::VectorXd& y, double prior_var) {
   // Workspace sizes of dsyevd with eigenvectors (LAPACK documentation): 1 + 6n + 2n², 3 + 5n.
   work_.resize(1 + 6 * static_cast<Eigen::Index>(n) + 2 * static_cast<Eigen::Index>(n) * n);
   iwork_.resize(3 + 5 * static_cast<Eigen::Index>(n));
-  const lapack_int info =
-      LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, u_.data(), n, lambda_.data(), work_.data(),
-                          static_cast<lapack_int>(work_.size()), iwork_.data(), static_cast<lapack_int>(iwork_.size()));
-  if (info != 0) throw NumericalError(fmt::format("spectral posterior: LAPACKE_dsyevd failed ({})", info));
+  const lapack_int info = LAPACKE_dsyevd_work(
+      LAPACK_COL_MAJOR, 'V', 'L', n, u_.data(), n, lambda_.data(), work_.data(),
+      static_cast<lapack_int>(work_.size()), iwork_.data(), static_cast<lapack_int>(iwork_.size()));
+  if (info != 0)
+    throw NumericalError(fmt::format("spectral posterior: LAPACKE_dsyevd failed ({})", info));
   uty_.noalias() = u_.transpose() * y;
   a_.resize(k_cross_.rows(), n);
   a_.noalias() = k_cross_ * u_;
@@ -82,7 +89,8 @@ void SpectralPosterior::decompose(const Eigen::VectorXd& y, double prior_var) {
 }
 
 Eigen::VectorXd SpectralPosterior::inverse_shifted(double r) const {
-  require(r > 0.0 && std::isfinite(r), "spectral posterior: the ridge r must be positive and finite");
+  require(r > 0.0 && std::isfinite(r),
+          "spectral posterior: the ridge r must be positive and finite");
   const Eigen::ArrayXd shifted = lambda_.array() + r * r;
   if (shifted.minCoeff() <= 0.0) {
     throw NumericalError(fmt::format(

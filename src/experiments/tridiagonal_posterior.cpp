@@ -17,48 +17,49 @@ namespace {
 // and K ridges at once: column j of B is read once for all ridges; the inner loop runs over the
 // points (contiguous). `inv_pivots` and `multipliers` are n x K column-major; w and explained are
 // m x K column-major (w is scratch).
-#define GPDP_TRIDIAGONAL_SWEEP_BODY                                                  \
-  for (long k = 0; k < ridges; ++k) {                                                \
-    const double d = inv_pivots[k * n];                                              \
-    double* wk = w + k * m;                                                          \
-    double* ek = explained + k * m;                                                  \
-    for (long i = 0; i < m; ++i) {                                                   \
-      wk[i] = b[i];                                                                  \
-      ek[i] = b[i] * b[i] * d;                                                       \
-    }                                                                                \
-  }                                                                                  \
-  for (long j = 1; j < n; ++j) {                                                     \
-    const double* bj = b + j * m;                                                    \
-    for (long k = 0; k < ridges; ++k) {                                              \
-      const double l = multipliers[k * n + j - 1];                                   \
-      const double d = inv_pivots[k * n + j];                                        \
-      double* wk = w + k * m;                                                        \
-      double* ek = explained + k * m;                                                \
-      for (long i = 0; i < m; ++i) {                                                 \
-        const double v = bj[i] - l * wk[i];                                          \
-        wk[i] = v;                                                                   \
-        ek[i] += v * v * d;                                                          \
-      }                                                                              \
-    }                                                                                \
+#define GPDP_TRIDIAGONAL_SWEEP_BODY                \
+  for (long k = 0; k < ridges; ++k) {              \
+    const double d = inv_pivots[k * n];            \
+    double* wk = w + k * m;                        \
+    double* ek = explained + k * m;                \
+    for (long i = 0; i < m; ++i) {                 \
+      wk[i] = b[i];                                \
+      ek[i] = b[i] * b[i] * d;                     \
+    }                                              \
+  }                                                \
+  for (long j = 1; j < n; ++j) {                   \
+    const double* bj = b + j * m;                  \
+    for (long k = 0; k < ridges; ++k) {            \
+      const double l = multipliers[k * n + j - 1]; \
+      const double d = inv_pivots[k * n + j];      \
+      double* wk = w + k * m;                      \
+      double* ek = explained + k * m;              \
+      for (long i = 0; i < m; ++i) {               \
+        const double v = bj[i] - l * wk[i];        \
+        wk[i] = v;                                 \
+        ek[i] += v * v * d;                        \
+      }                                            \
+    }                                              \
   }
 
-void sweep_generic(const double* b, long m, long n, const double* inv_pivots, const double* multipliers,
-                   long ridges, double* w, double* explained) {
+void sweep_generic(const double* b, long m, long n, const double* inv_pivots,
+                   const double* multipliers, long ridges, double* w, double* explained) {
   GPDP_TRIDIAGONAL_SWEEP_BODY
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // The same loop compiled for AVX2 + FMA (4 lanes), taken when the CPU has them.
-__attribute__((target("avx2,fma"))) void sweep_avx2(const double* b, long m, long n, const double* inv_pivots,
-                                                     const double* multipliers, long ridges, double* w,
-                                                     double* explained) {
+__attribute__((target("avx2,fma"))) void sweep_avx2(const double* b, long m, long n,
+                                                    const double* inv_pivots,
+                                                    const double* multipliers, long ridges,
+                                                    double* w, double* explained) {
   GPDP_TRIDIAGONAL_SWEEP_BODY
 }
 #endif
 #undef GPDP_TRIDIAGONAL_SWEEP_BODY
 
-void sweep(const double* b, long m, long n, const double* inv_pivots, const double* multipliers, long ridges,
-           double* w, double* explained) {
+void sweep(const double* b, long m, long n, const double* inv_pivots, const double* multipliers,
+           long ridges, double* w, double* explained) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (avx2_fma_available()) {
     sweep_avx2(b, m, n, inv_pivots, multipliers, ridges, w, explained);
@@ -69,7 +70,8 @@ void sweep(const double* b, long m, long n, const double* inv_pivots, const doub
 }
 
 void check(lapack_int info, const char* routine) {
-  if (info != 0) throw NumericalError(fmt::format("tridiagonal posterior: {} failed ({})", routine, info));
+  if (info != 0)
+    throw NumericalError(fmt::format("tridiagonal posterior: {} failed ({})", routine, info));
 }
 }  // namespace
 
@@ -88,28 +90,32 @@ void TridiagonalPosterior::refit(const Kernel& kernel, const PairwiseDistances& 
   // LAPACKE's NaN scan of the inputs, which are finite by construction).
   double query_trd = 0.0;
   double query_mtr = 0.0;
-  check(LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'L', n, reflectors_.data(), n, diag_.data(), offdiag_.data(),
-                            tau_.data(), &query_trd, -1),
+  check(LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'L', n, reflectors_.data(), n, diag_.data(),
+                            offdiag_.data(), tau_.data(), &query_trd, -1),
         "dsytrd (workspace query)");
-  check(LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'R', 'L', 'N', m, n, reflectors_.data(), n, tau_.data(),
-                            b_.data(), m, &query_mtr, -1),
+  check(LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'R', 'L', 'N', m, n, reflectors_.data(), n,
+                            tau_.data(), b_.data(), m, &query_mtr, -1),
         "dormtr (workspace query)");
   const auto lwork = static_cast<Eigen::Index>(std::max({query_trd, query_mtr, 1.0}));
   if (work_.size() < lwork) work_.resize(lwork);
-  check(LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'L', n, reflectors_.data(), n, diag_.data(), offdiag_.data(),
-                            tau_.data(), work_.data(), static_cast<lapack_int>(work_.size())),
+  check(LAPACKE_dsytrd_work(LAPACK_COL_MAJOR, 'L', n, reflectors_.data(), n, diag_.data(),
+                            offdiag_.data(), tau_.data(), work_.data(),
+                            static_cast<lapack_int>(work_.size())),
         "dsytrd");
-  check(LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'R', 'L', 'N', m, n, reflectors_.data(), n, tau_.data(),
-                            b_.data(), m, work_.data(), static_cast<lapack_int>(work_.size())),
-        "dormtr (B = K(xs, X) Q)");
+  check(
+      LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'R', 'L', 'N', m, n, reflectors_.data(), n, tau_.data(),
+                          b_.data(), m, work_.data(), static_cast<lapack_int>(work_.size())),
+      "dormtr (B = K(xs, X) Q)");
   qty_ = y;
-  check(LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'L', 'T', n, 1, reflectors_.data(), n, tau_.data(),
-                            qty_.data(), n, work_.data(), static_cast<lapack_int>(work_.size())),
-        "dormtr (Qᵀ y)");
+  check(
+      LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'L', 'T', n, 1, reflectors_.data(), n, tau_.data(),
+                          qty_.data(), n, work_.data(), static_cast<lapack_int>(work_.size())),
+      "dormtr (Qᵀ y)");
 }
 
 TridiagonalPosterior::Ldl TridiagonalPosterior::factor(double r) const {
-  require(r > 0.0 && std::isfinite(r), "tridiagonal posterior: the ridge r must be positive and finite");
+  require(r > 0.0 && std::isfinite(r),
+          "tridiagonal posterior: the ridge r must be positive and finite");
   require(n() >= 1, "tridiagonal posterior: refit first");
   const Eigen::Index n = this->n();
   Ldl f;
@@ -124,10 +130,11 @@ TridiagonalPosterior::Ldl TridiagonalPosterior::factor(double r) const {
   }
   const double min_pivot = f.pivots.minCoeff();
   if (!(min_pivot > 0.0)) {
-    throw NumericalError(fmt::format(
-        "tridiagonal posterior: LDLᵀ pivot {:.3g} ≤ 0 at r = {:.3g}: K + r² I is not positive definite "
-        "to working precision",
-        min_pivot, r));
+    throw NumericalError(
+        fmt::format("tridiagonal posterior: LDLᵀ pivot {:.3g} ≤ 0 at r = {:.3g}: K + r² I is not "
+                    "positive definite "
+                    "to working precision",
+                    min_pivot, r));
   }
   return f;
 }
@@ -157,7 +164,8 @@ Eigen::MatrixXd TridiagonalPosterior::explained(const std::vector<Ldl>& factors)
   }
   Eigen::MatrixXd w(b_.rows(), count);
   Eigen::MatrixXd out(b_.rows(), count);
-  sweep(b_.data(), b_.rows(), n, inv_pivots.data(), multipliers.data(), count, w.data(), out.data());
+  sweep(b_.data(), b_.rows(), n, inv_pivots.data(), multipliers.data(), count, w.data(),
+        out.data());
   return out;
 }
 
@@ -173,16 +181,19 @@ Eigen::VectorXd TridiagonalPosterior::excursion_z(double r, double threshold) co
   return excursion_z(std::vector<double>{r}, threshold).col(0);
 }
 
-Eigen::MatrixXd TridiagonalPosterior::excursion_z(const std::vector<double>& ridges, double threshold) const {
+Eigen::MatrixXd TridiagonalPosterior::excursion_z(const std::vector<double>& ridges,
+                                                  double threshold) const {
   std::vector<Ldl> factors;
   factors.reserve(ridges.size());
   for (const double r : ridges) factors.push_back(factor(r));
   Eigen::MatrixXd v(n(), static_cast<Eigen::Index>(ridges.size()));  // (T + r_k² I)⁻¹ Qᵀ y
-  for (std::size_t k = 0; k < factors.size(); ++k) v.col(static_cast<Eigen::Index>(k)) = solve(factors[k]);
+  for (std::size_t k = 0; k < factors.size(); ++k)
+    v.col(static_cast<Eigen::Index>(k)) = solve(factors[k]);
   const Eigen::MatrixXd mu = b_ * v;
   const Eigen::MatrixXd kd = (prior_var_ - explained(factors).array()).matrix();
   Eigen::MatrixXd z(mu.rows(), mu.cols());
-  for (Eigen::Index k = 0; k < z.cols(); ++k) z.col(k) = standardised_excess(mu.col(k), kd.col(k), threshold);
+  for (Eigen::Index k = 0; k < z.cols(); ++k)
+    z.col(k) = standardised_excess(mu.col(k), kd.col(k), threshold);
   return z;
 }
 

@@ -10,10 +10,10 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/parallel.hpp"
 #include "gpdp/experiments/release.hpp"
 #include "gpdp/experiments/ridge_cholesky.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
+#include "gpdp/parallel.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/samplers/dense.hpp"
 
@@ -36,7 +36,8 @@ ExcursionPair generate(const StudySpec& spec, Rng& rng) {
                        : generate_plume_2d(spec.field2d, spec.grid, rng);
 }
 
-std::vector<ExcursionPair> generate_population(const StudySpec& spec, long count, std::uint64_t stream) {
+std::vector<ExcursionPair> generate_population(const StudySpec& spec, long count,
+                                               std::uint64_t stream) {
   std::vector<ExcursionPair> pairs(static_cast<std::size_t>(count));
   const SeededRng base(spec.seed);
   parallel_for(count, spec.threads, [&](long j) {
@@ -78,7 +79,8 @@ Posterior posterior_at(const ExcursionPair& pair, const Theta& t) {
 
 Eigen::VectorXd probability_from_z(const Eigen::VectorXd& z1, double sigma) {
   Eigen::VectorXd p(z1.size());
-  for (Eigen::Index i = 0; i < z1.size(); ++i) p[i] = 0.5 * std::erfc(-(z1[i] / sigma) / std::sqrt(2.0));
+  for (Eigen::Index i = 0; i < z1.size(); ++i)
+    p[i] = 0.5 * std::erfc(-(z1[i] / sigma) / std::sqrt(2.0));
   return p;
 }
 
@@ -89,7 +91,8 @@ Eigen::VectorXd probability_from_z(const Eigen::VectorXd& z1, double sigma) {
 // sampler); otherwise the sampler dispatch of sample() (the Markov engine in 1-D).
 Eigen::MatrixXd private_paths(const StudySpec& spec, const ExcursionPair& pair, const Theta& theta,
                               int count, Rng& rng, std::string* method,
-                              const Eigen::MatrixXd* prior_on_grid, const PairwiseDistances* distances) {
+                              const Eigen::MatrixXd* prior_on_grid,
+                              const PairwiseDistances* distances) {
   Eigen::MatrixXd values;
   if (prior_on_grid != nullptr && distances != nullptr) {
     RidgeCholesky ridge;
@@ -110,7 +113,8 @@ Eigen::MatrixXd private_paths(const StudySpec& spec, const ExcursionPair& pair, 
     if (method != nullptr) *method = draws.method;
     values = std::move(draws.values);
   }
-  if (spec.smoothing_bandwidth > 0.0) return smooth_paths(values, spec.grid, spec.smoothing_bandwidth);
+  if (spec.smoothing_bandwidth > 0.0)
+    return smooth_paths(values, spec.grid, spec.smoothing_bandwidth);
   return values;
 }
 }  // namespace
@@ -134,13 +138,16 @@ SearchGrid default_search_grid(int dim) {
   return SearchGrid::log_spaced(0.05, 5.0, 6, 0.03, 30.0, 9, 0.05, 20.0, 8);
 }
 
-StudyResult run_study(const StudySpec& spec_in, const std::function<void(const std::string&)>& progress) {
+StudyResult run_study(const StudySpec& spec_in,
+                      const std::function<void(const std::string&)>& progress) {
   StudyResult result;
   result.spec = spec_in;
   StudySpec& spec = result.spec;
   require(spec.dim == 1 || spec.dim == 2, "study: dimension must be 1 or 2");
-  require(spec.grid.dim() == spec.dim, "study: the evaluation grid dimension differs from the field's");
-  require(spec.pairs >= 1 && spec.validation_pairs >= 1, "study: needs at least one pair of each kind");
+  require(spec.grid.dim() == spec.dim,
+          "study: the evaluation grid dimension differs from the field's");
+  require(spec.pairs >= 1 && spec.validation_pairs >= 1,
+          "study: needs at least one pair of each kind");
   require(spec.releases >= 2, "study: B ≥ 2 releases per pair (for the SD)");
   spec.threads = resolve_threads(spec.threads);
   spec.privacy.dim = spec.dim;
@@ -176,13 +183,17 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
   result.theta_private = best_private.best;
   result.epsilon_unconstrained = spec.privacy.epsilon(best.best);
   result.epsilon_private = spec.privacy.epsilon(best_private.best);
-  require(result.epsilon_private < spec.epsilon_max, "study: constrained search returned an infeasible θ");
+  require(result.epsilon_private < spec.epsilon_max,
+          "study: constrained search returned an infeasible θ");
   result.distinct_thetas = search.distinct_evaluations();
   result.distinct_posteriors = search.distinct_posteriors();
-  result.reductions_per_pair = static_cast<double>(objective.reductions()) / static_cast<double>(spec.pairs);
-  result.cholesky_per_pair = static_cast<double>(objective.cholesky_fits()) / static_cast<double>(spec.pairs);
+  result.reductions_per_pair =
+      static_cast<double>(objective.reductions()) / static_cast<double>(spec.pairs);
+  result.cholesky_per_pair =
+      static_cast<double>(objective.cholesky_fits()) / static_cast<double>(spec.pairs);
   result.seconds_search = seconds_since(t0);
-  say(fmt::format("searches done: {} distinct θ, per pair {:.1f} decompositions + {:.1f} "
+  say(
+      fmt::format("searches done: {} distinct θ, per pair {:.1f} decompositions + {:.1f} "
                   "Cholesky ({:.1f} s); ε(θ*) = {:.4g}, ε(θ_priv) = {:.4g}",
                   result.distinct_thetas, result.reductions_per_pair, result.cholesky_per_pair,
                   result.seconds_search, result.epsilon_unconstrained, result.epsilon_private));
@@ -190,7 +201,8 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
   // 3. Validation: C at θ*, c at θ_priv.
   t0 = Clock::now();
   std::optional<Eigen::MatrixXd> prior_on_grid;  // K(grid, grid) at θ_priv (2-D dense draws)
-  if (spec.dim >= 2 && (spec.sampler == SamplerMethod::Auto || spec.sampler == SamplerMethod::Dense)) {
+  if (spec.dim >= 2 &&
+      (spec.sampler == SamplerMethod::Auto || spec.sampler == SamplerMethod::Dense)) {
     prior_on_grid = Kernel::exponential(result.theta_private.ell).gram(*grid_points);
   }
   const Eigen::MatrixXd* shared_prior = prior_on_grid ? &*prior_on_grid : nullptr;
@@ -204,17 +216,17 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
     const ExcursionTask task{pair.X, pair.y, grid_points, weights, pair.truth};
     const auto distances = grid_distances(spec, pair, *grid_points);
     const PairwiseDistances* d = distances ? &*distances : nullptr;
-    const Eigen::VectorXd p =
-        probability_from_z(z_at(task, result.theta_unconstrained, t, d), result.theta_unconstrained.sigma);
+    const Eigen::VectorXd p = probability_from_z(z_at(task, result.theta_unconstrained, t, d),
+                                                 result.theta_unconstrained.sigma);
     for (Eigen::Index k = 0; k < nC; ++k) {
       iou_C(j, k) = intersection_over_union(
-          indicator_at_least(p, spec.probability_cutoffs[static_cast<std::size_t>(k)]), pair.truth, *weights);
+          indicator_at_least(p, spec.probability_cutoffs[static_cast<std::size_t>(k)]), pair.truth,
+          *weights);
     }
     if (L > 1) {  // with one path every c ∈ (0, 1] gives the same set
       SeededRng rng = base.split(kValidationReleaseStream + static_cast<std::uint64_t>(j));
-      const Eigen::MatrixXd paths =
-          private_paths(spec, pair, result.theta_private, validation_releases * L, rng, nullptr,
-                        shared_prior, d);
+      const Eigen::MatrixXd paths = private_paths(
+          spec, pair, result.theta_private, validation_releases * L, rng, nullptr, shared_prior, d);
       for (int k = 1; k <= L; ++k) {
         double sum = 0.0;
         for (int b = 0; b < validation_releases; ++b) {
@@ -238,8 +250,9 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
   result.cutoff_c = static_cast<double>(bestc + 1) / L;
   result.validation_iou_c = iou_c.col(bestc).mean();
   result.seconds_validation = seconds_since(t0);
-  say(fmt::format("validation: C = {:.2f} (mean IoU {:.4f}), c = {:.3f} ({:.1f} s)", result.cutoff_C,
-                  result.validation_iou_C, result.cutoff_c, result.seconds_validation));
+  say(fmt::format("validation: C = {:.2f} (mean IoU {:.4f}), c = {:.3f} ({:.1f} s)",
+                  result.cutoff_C, result.validation_iou_C, result.cutoff_c,
+                  result.seconds_validation));
 
   // 4. Outcomes on the population.
   t0 = Clock::now();
@@ -259,13 +272,14 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
     const ExcursionTask task{pair.X, pair.y, grid_points, weights, pair.truth};
     const auto distances = grid_distances(spec, pair, *grid_points);
     const PairwiseDistances* d = distances ? &*distances : nullptr;
-    const Eigen::VectorXd p =
-        probability_from_z(z_at(task, result.theta_unconstrained, t, d), result.theta_unconstrained.sigma);
+    const Eigen::VectorXd p = probability_from_z(z_at(task, result.theta_unconstrained, t, d),
+                                                 result.theta_unconstrained.sigma);
     const Eigen::VectorXd set_unc = indicator_at_least(p, result.cutoff_C);
     out.iou_unconstrained = intersection_over_union(set_unc, pair.truth, *weights);
     SeededRng rng = base.split(kReleaseStream + static_cast<std::uint64_t>(j));
-    const Eigen::MatrixXd paths = private_paths(spec, pair, result.theta_private, spec.releases * L, rng,
-                                                &methods[static_cast<std::size_t>(j)], shared_prior, d);
+    const Eigen::MatrixXd paths =
+        private_paths(spec, pair, result.theta_private, spec.releases * L, rng,
+                      &methods[static_cast<std::size_t>(j)], shared_prior, d);
     Eigen::VectorXd ious(spec.releases);
     for (int b = 0; b < spec.releases; ++b) {
       ious[b] = intersection_over_union(
@@ -273,7 +287,8 @@ StudyResult run_study(const StudySpec& spec_in, const std::function<void(const s
           pair.truth, *weights);
     }
     out.iou_release_mean = ious.mean();
-    out.iou_release_sd = std::sqrt((ious.array() - ious.mean()).square().sum() / (spec.releases - 1));
+    out.iou_release_sd =
+        std::sqrt((ious.array() - ious.mean()).square().sum() / (spec.releases - 1));
     if (j < keep) {
       auto& ex = result.examples[static_cast<std::size_t>(j)];
       ex.pair = pair;

@@ -57,23 +57,28 @@ std::vector<Row> rows() {
       {"1-path IoU mean, ε < ε₀", [=](const StudyResult& r) { return cell(of(r, iou_m), fixed3); }},
       {"1-path IoU SD, ε < ε₀", [=](const StudyResult& r) { return cell(of(r, iou_s), fixed3); }},
       {"relative IoU gap", [=](const StudyResult& r) { return cell(of(r, gap), percent); }},
-      {"ε of θ_priv (must be < ε₀)", [=](const StudyResult& r) {
+      {"ε of θ_priv (must be < ε₀)",
+       [=](const StudyResult& r) {
          return fmt::format("{:.3g} (ε₀ = {})", r.epsilon_private, eps0(r));
        }},
-      {"θ* = (ℓ, r, σ)", [](const StudyResult& r) {
+      {"θ* = (ℓ, r, σ)",
+       [](const StudyResult& r) {
          const auto& t = r.theta_unconstrained;
          return fmt::format("({:.3g}, {:.3g}, {:.3g})", t.ell, t.r, t.sigma);
        }},
-      {"θ_priv = (ℓ, r, σ)", [](const StudyResult& r) {
+      {"θ_priv = (ℓ, r, σ)",
+       [](const StudyResult& r) {
          const auto& t = r.theta_private;
          return fmt::format("({:.3g}, {:.3g}, {:.3g})", t.ell, t.r, t.sigma);
        }},
-      {"cutoffs C, c", [](const StudyResult& r) { return fmt::format("{:.2f}, {:.2f}", r.cutoff_C, r.cutoff_c); }},
+      {"cutoffs C, c",
+       [](const StudyResult& r) { return fmt::format("{:.2f}, {:.2f}", r.cutoff_C, r.cutoff_c); }},
   };
 }
 }  // namespace
 
-std::string utility_table_markdown(const std::vector<StudyResult>& results, const std::string& header) {
+std::string utility_table_markdown(const std::vector<StudyResult>& results,
+                                   const std::string& header) {
   std::string out = fmt::format("| {} |", header);
   std::string rule = "|---|";
   for (const auto& r : results) {
@@ -108,13 +113,14 @@ std::string utility_table_csv(const std::vector<StudyResult>& results) {
   for (const auto& r : results) {
     const auto& s = r.spec;
     const double nsr = s.dim == 1 ? s.field1d.nsr : s.field2d.nsr;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", io::csv_field(s.label), s.dim, s.privacy.n,
-                       io::format_number(nsr), s.pairs, s.validation_pairs, s.releases,
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", io::csv_field(s.label), s.dim,
+                       s.privacy.n, io::format_number(nsr), s.pairs, s.validation_pairs, s.releases,
                        s.privacy.paths, io::format_number(s.privacy.delta),
                        privacy::to_string(s.privacy.conversion), io::format_number(s.epsilon_max));
-    for (const double v : {r.epsilon_unconstrained, r.epsilon_private, r.theta_unconstrained.ell,
-                           r.theta_unconstrained.r, r.theta_unconstrained.sigma, r.theta_private.ell,
-                           r.theta_private.r, r.theta_private.sigma, r.cutoff_C, r.cutoff_c}) {
+    for (const double v :
+         {r.epsilon_unconstrained, r.epsilon_private, r.theta_unconstrained.ell,
+          r.theta_unconstrained.r, r.theta_unconstrained.sigma, r.theta_private.ell,
+          r.theta_private.r, r.theta_private.sigma, r.cutoff_C, r.cutoff_c}) {
       out += "," + (std::isfinite(v) ? io::format_number(v) : std::string("inf"));
     }
     for (const auto& [name, m] : metrics) {

@@ -17,8 +17,8 @@ void exp_scaled_scalar(const double* in, double* out, std::size_t count, double 
 }
 
 #ifdef GPDP_HAVE_LIBMVEC_AVX2
-__attribute__((target("avx2,fma"))) void exp_scaled_avx2(const double* in, double* out, std::size_t count,
-                                                          double scale) {
+__attribute__((target("avx2,fma"))) void exp_scaled_avx2(const double* in, double* out,
+                                                         std::size_t count, double scale) {
   const __m256d s = _mm256_set1_pd(scale);
   std::size_t i = 0;
   for (; i + 4 <= count; i += 4) {

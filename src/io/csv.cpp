@@ -16,12 +16,13 @@ std::size_t CsvTable::column(const std::string& name) const {
   for (std::size_t i = 0; i < header.size(); ++i) {
     if (header[i] == name) return i;
   }
-  throw InputError(fmt::format("{}: no column named '{}' (columns: {})", source, name,
-                               fmt::join(header, ", ")));
+  throw InputError(
+      fmt::format("{}: no column named '{}' (columns: {})", source, name, fmt::join(header, ", ")));
 }
 
 Eigen::MatrixXd CsvTable::numeric(const std::vector<std::string>& names) const {
-  Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(names.size()));
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()),
+                      static_cast<Eigen::Index>(names.size()));
   for (std::size_t c = 0; c < names.size(); ++c) {
     const std::size_t col = column(names[c]);
     for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -87,11 +88,13 @@ CsvTable parse_csv(const std::string& text, const std::string& source) {
     auto fields = split_record(text, pos, line, source);
     if (!blank(fields)) table.header = std::move(fields);
   }
-  if (table.header.empty()) throw InputError(fmt::format("{}: file is empty (no header row)", source));
+  if (table.header.empty())
+    throw InputError(fmt::format("{}: file is empty (no header row)", source));
   std::set<std::string> seen;
   for (std::size_t i = 0; i < table.header.size(); ++i) {
     const auto& name = table.header[i];
-    if (name.empty()) throw InputError(fmt::format("{}:1: header field {} is empty", source, i + 1));
+    if (name.empty())
+      throw InputError(fmt::format("{}:1: header field {} is empty", source, i + 1));
     if (!seen.insert(name).second) {
       throw InputError(fmt::format("{}:1: duplicate header name '{}'", source, name));
     }

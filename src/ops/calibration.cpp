@@ -29,9 +29,12 @@ OpsCalibration parse_ops_calibration(const std::string& name) {
 
 std::string to_string(OpsCalibration c) {
   switch (c) {
-    case OpsCalibration::four_b: return "4B";
-    case OpsCalibration::four_lr: return "4LR";
-    case OpsCalibration::two_delta: return "2Delta";
+    case OpsCalibration::four_b:
+      return "4B";
+    case OpsCalibration::four_lr:
+      return "4LR";
+    case OpsCalibration::two_delta:
+      return "2Delta";
   }
   return "?";
 }
@@ -40,9 +43,12 @@ std::string to_string(OpsCalibration c) {
 double ops_base_epsilon(OpsCalibration c, double bound_b, double lipschitz_l, double radius,
                         double sensitivity) {
   switch (c) {
-    case OpsCalibration::four_b: return 4.0 * bound_b;
-    case OpsCalibration::four_lr: return 4.0 * lipschitz_l * radius;
-    case OpsCalibration::two_delta: return 2.0 * sensitivity;
+    case OpsCalibration::four_b:
+      return 4.0 * bound_b;
+    case OpsCalibration::four_lr:
+      return 4.0 * lipschitz_l * radius;
+    case OpsCalibration::two_delta:
+      return 2.0 * sensitivity;
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -56,7 +62,8 @@ double ops_temperature(double epsilon, double base_epsilon) {
 
 // Spec §2.6: P̂_X(S) ≤ e^ε P̂_X'(S) + (1 + e^ε)·TV.
 double approximate_sampler_delta(double epsilon, double tv) {
-  require(tv >= 0 && tv <= 1, fmt::format("total-variation distance must be in [0, 1], got {}", tv));
+  require(tv >= 0 && tv <= 1,
+          fmt::format("total-variation distance must be in [0, 1], got {}", tv));
   return (1.0 + std::exp(epsilon)) * tv;
 }
 

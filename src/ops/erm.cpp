@@ -61,7 +61,8 @@ PrivateEstimate objective_perturbation(const LogisticModel& model, double epsilo
 PrivateEstimate output_perturbation(const LogisticModel& model, double epsilon, double lambda,
                                     Rng& rng) {
   const double n = static_cast<double>(model.size());
-  const Eigen::VectorXd b = gamma_norm_noise(rng, model.dim(), outpert_noise_scale(epsilon, n, lambda));
+  const Eigen::VectorXd b =
+      gamma_norm_noise(rng, model.dim(), outpert_noise_scale(epsilon, n, lambda));
   PrivateEstimate e;
   e.theta = regularised_logistic_erm(model, lambda) + b;
   e.noise_norm = b.norm();

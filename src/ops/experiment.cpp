@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <numeric>
-#include <limits>
 
 #include "gpdp/error.hpp"
 #include "gpdp/ops/erm.hpp"
@@ -29,12 +29,18 @@ Method parse_method(const std::string& name) {
 
 std::string to_string(Method m) {
   switch (m) {
-    case Method::ops: return "ops";
-    case Method::dpsgld: return "dpsgld";
-    case Method::hybrid: return "hybrid";
-    case Method::objpert: return "objpert";
-    case Method::outpert: return "outpert";
-    case Method::nonprivate: return "nonprivate";
+    case Method::ops:
+      return "ops";
+    case Method::dpsgld:
+      return "dpsgld";
+    case Method::hybrid:
+      return "hybrid";
+    case Method::objpert:
+      return "objpert";
+    case Method::outpert:
+      return "outpert";
+    case Method::nonprivate:
+      return "nonprivate";
   }
   return "?";
 }
@@ -62,13 +68,15 @@ RepeatOutcome run_method(const ClassificationData& data, Method method, double e
       break;
     }
     case Method::dpsgld: {
-      const DpSgldRelease r = dp_sgld(model, epsilon, Eigen::VectorXd::Zero(model.dim()), o.dpsgld, rng);
+      const DpSgldRelease r =
+          dp_sgld(model, epsilon, Eigen::VectorXd::Zero(model.dim()), o.dpsgld, rng);
       theta = o.dpsgld_average ? r.run.average : r.run.last;
       out.guarantee = r.guarantee;
       break;
     }
     case Method::hybrid: {
-      const DpSgldRelease r = hybrid_ops_dpsgld(model, epsilon, o.hybrid_split, o.ops, o.dpsgld, rng);
+      const DpSgldRelease r =
+          hybrid_ops_dpsgld(model, epsilon, o.hybrid_split, o.ops, o.dpsgld, rng);
       theta = o.dpsgld_average ? r.run.average : r.run.last;
       out.guarantee = r.guarantee;
       break;
@@ -88,7 +96,8 @@ RepeatOutcome run_method(const ClassificationData& data, Method method, double e
     case Method::nonprivate:
       theta = regularised_logistic_erm(model, o.nonprivate_lambda);
       out.guarantee = {std::numeric_limits<double>::infinity(), 0.0,
-                       fmt::format("non-private L2-regularised logistic regression, Lambda={}", o.nonprivate_lambda)};
+                       fmt::format("non-private L2-regularised logistic regression, Lambda={}",
+                                   o.nonprivate_lambda)};
       break;
   }
   out.accuracy = accuracy(theta, data.x_test, data.y_test);

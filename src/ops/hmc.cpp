@@ -17,9 +17,7 @@ namespace {
 struct Whitening {
   Eigen::VectorXd mode;
   Eigen::LLT<Eigen::MatrixXd> llt;
-  Eigen::VectorXd theta(const Eigen::VectorXd& u) const {
-    return mode + llt.matrixU().solve(u);
-  }
+  Eigen::VectorXd theta(const Eigen::VectorXd& u) const { return mode + llt.matrixU().solve(u); }
   Eigen::VectorXd to_u(const Eigen::VectorXd& theta) const {
     return llt.matrixU() * (theta - mode);
   }
@@ -61,7 +59,8 @@ struct DualAveraging {
   double mu, log_eps, log_eps_bar = 0.0, h_bar = 0.0;
   int t = 0;
   double target;
-  explicit DualAveraging(double eps0, double tgt) : mu(std::log(10.0 * eps0)), log_eps(std::log(eps0)), target(tgt) {}
+  explicit DualAveraging(double eps0, double tgt)
+      : mu(std::log(10.0 * eps0)), log_eps(std::log(eps0)), target(tgt) {}
   void update(double accept) {
     ++t;
     const double td = static_cast<double>(t);
@@ -78,7 +77,8 @@ struct DualAveraging {
 // Mode θ* on the sphere with inward slope λ = ‖∇log p(θ*)‖ and multiplier μ = λ/R: tangentially
 // the Lagrangian's Hessian A + μI (the sphere's curvature adds μ), radially an exponential-like
 // law of rate λ, variance ≈ 1/(nᵀ(A + μI)n + λ²). Only the metric changes: the target is the same.
-Eigen::MatrixXd boundary_metric(const TemperedPosterior& target, const TemperedPosterior::Mode& mode) {
+Eigen::MatrixXd boundary_metric(const TemperedPosterior& target,
+                                const TemperedPosterior::Mode& mode) {
   Eigen::MatrixXd a = target.precision(mode.theta);
   if (!(mode.boundary_slope > 0)) return a;
   const Eigen::Index d = a.rows();
@@ -93,7 +93,8 @@ Eigen::MatrixXd boundary_metric(const TemperedPosterior& target, const TemperedP
 HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rng& rng) {
   require(options.chains >= 1, "hmc: --chains must be >= 1");
   require(options.samples >= 4, "hmc: need at least 4 kept iterations per chain");
-  require(options.warmup >= 0 && options.leapfrog_steps >= 1, "hmc: invalid warm-up / leapfrog steps");
+  require(options.warmup >= 0 && options.leapfrog_steps >= 1,
+          "hmc: invalid warm-up / leapfrog steps");
   require(options.integration_time > 0, "hmc: integration time must be > 0");
   const Eigen::Index d = target.dim();
   const double radius = target.radius();
@@ -103,7 +104,8 @@ HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rn
     const TemperedPosterior::Mode mode = target.constrained_mode();
     w.mode = mode.theta;
     w.llt.compute(boundary_metric(target, mode));
-    if (w.llt.info() != Eigen::Success) throw NumericalError("hmc: posterior precision is not positive definite");
+    if (w.llt.info() != Eigen::Success)
+      throw NumericalError("hmc: posterior precision is not positive definite");
   } else {
     w.mode = Eigen::VectorXd::Zero(d);
     w.llt.compute(Eigen::MatrixXd::Identity(d, d));
@@ -115,7 +117,9 @@ HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rn
     if (gu != nullptr) *gu = w.grad_u(g);
     return v;
   };
-  auto grad_only_u = [&](const Eigen::VectorXd& u) { return w.grad_u(target.gradient(w.theta(u))); };
+  auto grad_only_u = [&](const Eigen::VectorXd& u) {
+    return w.grad_u(target.gradient(w.theta(u)));
+  };
 
   HmcRun run;
   for (int c = 0; c < options.chains; ++c) {
@@ -125,7 +129,8 @@ HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rn
     Eigen::VectorXd u = w.to_u(theta0);
     Eigen::VectorXd grad;
     double logp = log_u(u, &grad);
-    double eps = 1.0 / std::pow(static_cast<double>(d), 0.25) / static_cast<double>(options.leapfrog_steps);
+    double eps =
+        1.0 / std::pow(static_cast<double>(d), 0.25) / static_cast<double>(options.leapfrog_steps);
     DualAveraging da(eps, options.target_accept);
     Eigen::MatrixXd kept(options.samples, d);
     int accepted = 0;
@@ -134,7 +139,8 @@ HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rn
       // Random integration time (±40 %) so that no fixed length resonates with the target, covered
       // by at most leapfrog_steps steps of at most the adapted ε (then jittered ±20 %).
       const double time = options.integration_time * (0.6 + 0.8 * rng.uniform01());
-      const int steps = static_cast<int>(std::clamp(std::ceil(time / eps), 1.0, static_cast<double>(options.leapfrog_steps)));
+      const int steps = static_cast<int>(
+          std::clamp(std::ceil(time / eps), 1.0, static_cast<double>(options.leapfrog_steps)));
       const double step = std::min(time / steps, eps * (0.8 + 0.4 * rng.uniform01()));
       Eigen::VectorXd p = normals(rng, d);
       const double h0 = -logp + 0.5 * p.squaredNorm();

@@ -8,7 +8,9 @@
 
 namespace gpdp::ops {
 
-double log1p_exp(double t) { return t > 0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
+double log1p_exp(double t) {
+  return t > 0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t));
+}
 
 double logistic_sigmoid(double t) {
   if (t >= 0) return 1.0 / (1.0 + std::exp(-t));
@@ -18,15 +20,18 @@ double logistic_sigmoid(double t) {
 
 LogisticModel::LogisticModel(Eigen::MatrixXd x, Eigen::VectorXd y, double radius)
     : z_(std::move(x)), radius_(radius) {
-  require(radius > 0 && std::isfinite(radius), fmt::format("logistic model: radius R must be > 0, got {}", radius));
-  require(y.size() == z_.rows(), fmt::format("logistic model: {} labels for {} rows", y.size(), z_.rows()));
+  require(radius > 0 && std::isfinite(radius),
+          fmt::format("logistic model: radius R must be > 0, got {}", radius));
+  require(y.size() == z_.rows(),
+          fmt::format("logistic model: {} labels for {} rows", y.size(), z_.rows()));
   require(z_.rows() > 0 && z_.cols() > 0, "logistic model: empty design matrix");
   for (Eigen::Index i = 0; i < z_.rows(); ++i) {
     require(y(i) == 1.0 || y(i) == -1.0,
             fmt::format("logistic model: label of row {} is {}, expected -1 or +1", i + 1, y(i)));
     const double norm = z_.row(i).norm();
-    require(norm <= 1.0 + 1e-9,
-            fmt::format("logistic model: row {} has ||x|| = {} > 1 (scale rows first)", i + 1, norm));
+    require(
+        norm <= 1.0 + 1e-9,
+        fmt::format("logistic model: row {} has ||x|| = {} > 1 (scale rows first)", i + 1, norm));
     z_.row(i) *= y(i);
   }
   const auto nonzeros = (z_.array() != 0.0).count();
@@ -66,7 +71,8 @@ inline RecordTerms record_terms(double margin, bool want_value) {
 
 }  // namespace
 
-double LogisticModel::evaluate(const Eigen::VectorXd& theta, bool want_value, Eigen::VectorXd* grad) const {
+double LogisticModel::evaluate(const Eigen::VectorXd& theta, bool want_value,
+                               Eigen::VectorXd* grad) const {
   double total = 0.0;
   Eigen::VectorXd g = Eigen::VectorXd::Zero(dim());
   if (sparse_) {

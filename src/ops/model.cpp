@@ -5,7 +5,8 @@
 
 namespace gpdp::ops {
 
-Eigen::VectorXd BoundedLikelihoodModel::log_likelihood_gradient(const Eigen::VectorXd& theta) const {
+Eigen::VectorXd BoundedLikelihoodModel::log_likelihood_gradient(
+    const Eigen::VectorXd& theta) const {
   Eigen::VectorXd g;
   log_likelihood(theta, &g);
   return g;

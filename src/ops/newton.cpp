@@ -35,11 +35,13 @@ NewtonResult newton_minimize(const SmoothObjective& f, Eigen::VectorXd x0, doubl
       x_new = r.x + t * step;
       const double v_new = f(x_new, &g_new, nullptr);
       accepted = v_new <= r.value + 1e-4 * t * slope ||
-                 (g_new.norm() < 0.5 * r.gradient_norm && v_new <= r.value + 1e-12 * (1.0 + std::abs(r.value)));
+                 (g_new.norm() < 0.5 * r.gradient_norm &&
+                  v_new <= r.value + 1e-12 * (1.0 + std::abs(r.value)));
     }
     if (!accepted) {
-      throw NumericalError(fmt::format("newton: line search failed at iteration {} (|grad| = {:.3g})",
-                                       r.iterations, r.gradient_norm));
+      throw NumericalError(
+          fmt::format("newton: line search failed at iteration {} (|grad| = {:.3g})", r.iterations,
+                      r.gradient_norm));
     }
     r.x = x_new;
     r.value = f(r.x, &g, &h);

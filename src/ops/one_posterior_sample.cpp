@@ -12,9 +12,9 @@ namespace gpdp::ops {
 OpsRelease one_posterior_sample(const BoundedLikelihoodModel& model, double epsilon,
                                 const OpsOptions& options, Rng& rng) {
   OpsRelease r;
-  r.base_epsilon = ops_base_epsilon(options.calibration, model.log_likelihood_bound(),
-                                    model.gradient_bound(), model.radius(),
-                                    model.log_likelihood_sensitivity());
+  r.base_epsilon =
+      ops_base_epsilon(options.calibration, model.log_likelihood_bound(), model.gradient_bound(),
+                       model.radius(), model.log_likelihood_sensitivity());
   r.rho = ops_temperature(epsilon, r.base_epsilon);
   const TemperedPosterior target(model, r.rho, options.prior_sd);
   const HmcRun run = hmc_sample(target, options.hmc, rng);

@@ -23,7 +23,8 @@ std::string where(const io::CsvTable& t, std::size_t row, const std::string& col
 double numeric_cell(const io::CsvTable& t, std::size_t row, std::size_t col, bool log1p) {
   const double v = io::parse_double(t.rows[row][col], where(t, row, t.header[col]));
   if (!log1p) return v;
-  require(v > -1.0, fmt::format("{}: log1p needs values > -1, got {}", where(t, row, t.header[col]), v));
+  require(v > -1.0,
+          fmt::format("{}: log1p needs values > -1, got {}", where(t, row, t.header[col]), v));
   return std::log1p(v);
 }
 
@@ -120,7 +121,8 @@ std::vector<std::size_t> random_permutation(std::size_t n, Rng& rng) {
   std::iota(perm.begin(), perm.end(), std::size_t{0});
   for (std::size_t k = n - 1; k > 0; --k) {  // Fisher–Yates
     const std::uint64_t m = k + 1;
-    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % m;
+    const std::uint64_t limit =
+        std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % m;
     std::uint64_t v = rng.next_u64();
     while (v >= limit) v = rng.next_u64();
     std::swap(perm[k], perm[static_cast<std::size_t>(v % m)]);
@@ -133,7 +135,9 @@ std::vector<std::size_t> random_permutation(std::size_t n, Rng& rng) {
 ClassificationData validation_split(const ClassificationData& data, double fraction, Rng& rng) {
   const auto n = static_cast<std::size_t>(data.x_train.rows());
   const auto n_val = static_cast<std::size_t>(std::round(fraction * static_cast<double>(n)));
-  require(n_val >= 1 && n_val < n, fmt::format("validation split: cannot split {} training rows with fraction {}", n, fraction));
+  require(
+      n_val >= 1 && n_val < n,
+      fmt::format("validation split: cannot split {} training rows with fraction {}", n, fraction));
   const std::vector<std::size_t> perm = random_permutation(n, rng);
   ClassificationData v;
   v.feature_names = data.feature_names;
@@ -159,9 +163,12 @@ ClassificationData TabularSource::prepare(Rng& rng) const {
   const std::size_t n = train.rows.size();
   const std::vector<std::size_t> perm = random_permutation(n, rng);
   const auto n_test = static_cast<std::size_t>(std::round(test_fraction * static_cast<double>(n)));
-  require(n_test >= 1 && n_test < n, fmt::format("{}: cannot split {} rows with test fraction {}", name, n, test_fraction));
-  const std::vector<std::size_t> test_rows(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(n_test));
-  const std::vector<std::size_t> train_rows(perm.begin() + static_cast<std::ptrdiff_t>(n_test), perm.end());
+  require(n_test >= 1 && n_test < n,
+          fmt::format("{}: cannot split {} rows with test fraction {}", name, n, test_fraction));
+  const std::vector<std::size_t> test_rows(perm.begin(),
+                                           perm.begin() + static_cast<std::ptrdiff_t>(n_test));
+  const std::vector<std::size_t> train_rows(perm.begin() + static_cast<std::ptrdiff_t>(n_test),
+                                            perm.end());
   return prepare_tables(subset(train, train_rows), subset(train, test_rows), spec);
 }
 
@@ -173,8 +180,8 @@ TabularSource abalone_source(const std::string& data_dir) {
   s.spec.label = [](const std::string& v, const std::string& at) {
     return io::parse_double(v, at) >= 10.0 ? 1.0 : -1.0;
   };
-  s.spec.continuous = {"length", "diameter", "height", "whole_weight", "shucked_weight",
-                       "viscera_weight", "shell_weight"};
+  s.spec.continuous = {"length",         "diameter",       "height",      "whole_weight",
+                       "shucked_weight", "viscera_weight", "shell_weight"};
   s.spec.categorical = {"sex"};
   s.description = "UCI Abalone, y=+1 iff rings>=10, random 80/20 split per repeat";
   return s;
@@ -193,8 +200,8 @@ TabularSource adult_source(const std::string& data_dir) {
   };
   s.spec.continuous = {"age", "education_num", "capital_gain", "capital_loss", "hours_per_week"};
   s.spec.log1p_columns = {"capital_gain", "capital_loss"};
-  s.spec.categorical = {"workclass", "education", "marital_status", "occupation",
-                        "relationship", "race", "sex", "native_country"};
+  s.spec.categorical = {"workclass", "education", "marital_status", "occupation", "relationship",
+                        "race",      "sex",       "native_country"};
   s.description = "UCI Adult, y=+1 iff income>50K, official train/test split";
   return s;
 }
@@ -206,12 +213,16 @@ TabularSource csv_source(const std::string& path, const std::string& label_colum
   const std::size_t label_col = s.train.column(label_column);
   std::set<std::string> values;
   for (const auto& row : s.train.rows) values.insert(row[label_col]);
-  require(values.size() == 2, fmt::format("{}: label column '{}' must have exactly 2 distinct values, has {}",
-                                          path, label_column, values.size()));
+  require(values.size() == 2,
+          fmt::format("{}: label column '{}' must have exactly 2 distinct values, has {}", path,
+                      label_column, values.size()));
   std::string positive = *values.rbegin();
-  if (values == std::set<std::string>{"-1", "1"} || values == std::set<std::string>{"0", "1"}) positive = "1";
+  if (values == std::set<std::string>{"-1", "1"} || values == std::set<std::string>{"0", "1"})
+    positive = "1";
   s.spec.label_column = label_column;
-  s.spec.label = [positive](const std::string& v, const std::string&) { return v == positive ? 1.0 : -1.0; };
+  s.spec.label = [positive](const std::string& v, const std::string&) {
+    return v == positive ? 1.0 : -1.0;
+  };
   for (std::size_t c = 0; c < s.train.header.size(); ++c) {
     if (c == label_col) continue;
     bool numeric = true;
@@ -225,7 +236,8 @@ TabularSource csv_source(const std::string& path, const std::string& label_colum
     }
     (numeric ? s.spec.continuous : s.spec.categorical).push_back(s.train.header[c]);
   }
-  s.description = fmt::format("{}: y=+1 iff {}=='{}', random 80/20 split per repeat", s.name, label_column, positive);
+  s.description = fmt::format("{}: y=+1 iff {}=='{}', random 80/20 split per repeat", s.name,
+                              label_column, positive);
   return s;
 }
 

@@ -14,7 +14,8 @@ namespace gpdp::ops {
 TemperedPosterior::TemperedPosterior(const BoundedLikelihoodModel& model, double rho,
                                      double prior_sd)
     : model_(model), rho_(rho), prior_{prior_sd, model.radius()} {
-  require(rho > 0 && rho <= 1, fmt::format("tempered posterior: rho must be in (0, 1], got {}", rho));
+  require(rho > 0 && rho <= 1,
+          fmt::format("tempered posterior: rho must be in (0, 1], got {}", rho));
   require(prior_sd > 0 && std::isfinite(prior_sd),
           fmt::format("tempered posterior: --prior-sd must be > 0, got {}", prior_sd));
 }
@@ -46,8 +47,10 @@ TemperedPosterior::Mode TemperedPosterior::constrained_mode() const {
   const double inv_var = 1.0 / (prior_.sd * prior_.sd);
   // θ(μ) = argmin −ρΣℓ + (1/sd² + μ)‖θ‖²/2, warm-started from x.
   auto solve = [&](double mu, const Eigen::VectorXd& x) {
-    const SmoothObjective f = [&](const Eigen::VectorXd& th, Eigen::VectorXd* g, Eigen::MatrixXd* h) {
-      const double v = rho_ * model_.log_likelihood(th, g) - 0.5 * (inv_var + mu) * th.squaredNorm();
+    const SmoothObjective f = [&](const Eigen::VectorXd& th, Eigen::VectorXd* g,
+                                  Eigen::MatrixXd* h) {
+      const double v =
+          rho_ * model_.log_likelihood(th, g) - 0.5 * (inv_var + mu) * th.squaredNorm();
       if (g != nullptr) *g = -(rho_ * *g - (inv_var + mu) * th);
       if (h != nullptr) {
         *h = precision(th);
@@ -98,7 +101,8 @@ TemperedPosterior::Mode TemperedPosterior::constrained_mode() const {
 Eigen::VectorXd TemperedPosterior::projected_mode() const {
   const SmoothObjective negative_log = [this](const Eigen::VectorXd& x, Eigen::VectorXd* g,
                                               Eigen::MatrixXd* h) {
-    const double v = rho_ * model_.log_likelihood(x, g) - 0.5 * x.squaredNorm() / (prior_.sd * prior_.sd);
+    const double v =
+        rho_ * model_.log_likelihood(x, g) - 0.5 * x.squaredNorm() / (prior_.sd * prior_.sd);
     if (g != nullptr) *g = -(rho_ * *g - x / (prior_.sd * prior_.sd));
     if (h != nullptr) *h = precision(x);
     return -v;

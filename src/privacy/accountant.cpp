@@ -79,8 +79,8 @@ Minimum minimise_over_orders(double alpha_max, F objective) {
     if (fs[i] <= left && fs[i] <= right) local.push_back(i);
   }
   if (local.empty()) {
-    throw PrivacyError(fmt::format(
-        "no admissible Rényi order in (1, {}) gives a finite bound", alpha_max));
+    throw PrivacyError(
+        fmt::format("no admissible Rényi order in (1, {}) gives a finite bound", alpha_max));
   }
   std::sort(local.begin(), local.end(), [&](int a, int b) { return fs[a] < fs[b]; });
   if (local.size() > 4) local.resize(4);
@@ -154,7 +154,8 @@ double log_delta_at_order(double rdp, double alpha, double epsilon, Conversion c
 
 std::string Guarantee::note() const {
   std::vector<std::string> parts;
-  if (pinned_low) parts.push_back("optimal α pinned at the lower end of the admissible range (α → 1)");
+  if (pinned_low)
+    parts.push_back("optimal α pinned at the lower end of the admissible range (α → 1)");
   if (pinned_high) parts.push_back("optimal α pinned at the upper end of the admissible range");
   if (clamped) {
     parts.push_back(fmt::format(
@@ -210,7 +211,8 @@ Guarantee Accountant::epsilon(double delta, Conversion c) const {
 
 Guarantee Accountant::delta(double epsilon, Conversion c) const {
   require(!entries_.empty(), "accountant: nothing to account (no release added)");
-  require(std::isfinite(epsilon) && epsilon >= 0, fmt::format("ε must be finite and ≥ 0, got {}", epsilon));
+  require(std::isfinite(epsilon) && epsilon >= 0,
+          fmt::format("ε must be finite and ≥ 0, got {}", epsilon));
   const Minimum m = minimise_over_orders(alpha_max(), [&](double alpha) {
     const double R = rdp(alpha);
     return std::isinf(R) ? kInf : log_delta_at_order(R, alpha, epsilon, c);

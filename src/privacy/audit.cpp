@@ -35,16 +35,21 @@ Released released(const Kernel& kernel, double r, double sigma, double eta, cons
 class PairCodec {
  public:
   PairCodec(const GpMechanism& m, const Box& box, int extra_test, bool same_covariate)
-      : m_(m), box_(box), d_(m.dim), n_(m.n), extra_(extra_test), same_(same_covariate),
+      : m_(m),
+        box_(box),
+        d_(m.dim),
+        n_(m.n),
+        extra_(extra_test),
+        same_(same_covariate),
         rkhs_(m.lemma == SensitivityLemma::B8) {}
 
   int size() const {
     const int core = static_cast<int>(n_ - 1);
     int p = core * d_ + (rkhs_ ? 0 : core);  // core covariates (+ responses)
-    p += d_ + (same_ ? 0 : d_);               // x, x'
-    p += rkhs_ ? 0 : 2;                       // y, y'
+    p += d_ + (same_ ? 0 : d_);              // x, x'
+    p += rkhs_ ? 0 : 2;                      // y, y'
     p += extra_ * d_;
-    if (rkhs_) p += kCentres * (d_ + 1);      // f* = Σ c_j k(·, z_j)
+    if (rkhs_) p += kCentres * (d_ + 1);  // f* = Σ c_j k(·, z_j)
     return p;
   }
 
@@ -185,10 +190,12 @@ double pair_mean_distance(const Kernel& kernel, double r, double sigma, double e
 AuditReport audit(const GpMechanism& m, const AuditSettings& s,
                   const std::function<void(const std::string&)>& progress) {
   require(m.kernel.has_value(), "audit: needs a concrete kernel (--kernel, --ell)");
-  require(std::isfinite(m.sigma), "audit: needs a finite σ (the auditor samples concrete posteriors)");
+  require(std::isfinite(m.sigma),
+          "audit: needs a finite σ (the auditor samples concrete posteriors)");
   require(s.restarts >= 1 && s.max_evals >= 1 && s.extra_test_points >= 0,
           "audit: --restarts, --evals must be ≥ 1 and --test-points ≥ 0");
-  require(m.n <= 50, fmt::format("audit: n = {} is too large for an exhaustive search (≤ 50)", m.n));
+  require(m.n <= 50,
+          fmt::format("audit: n = {} is too large for an exhaustive search (≤ 50)", m.n));
   const auto bounds = resolve_bounds(m);
   const RdpCurve curve = rdp_curve(m, bounds);
   const Box box = m.domain ? *m.domain : Box::unit(m.dim);
@@ -218,11 +225,14 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s,
 
   for (const double alpha : alphas) {
     require(alpha > 1 && alpha < curve.alpha_max(),
-            fmt::format("audit: α = {} is outside the admissible range (1, {})", alpha, curve.alpha_max()));
+            fmt::format("audit: α = {} is outside the admissible range (1, {})", alpha,
+                        curve.alpha_max()));
     AuditOrder o;
     o.alpha = alpha;
     o.proven = curve(alpha);
-    auto div = [&](const NeighbourPair& p) { return pair_renyi_divergence(k, m.r, m.sigma, m.eta, p, alpha); };
+    auto div = [&](const NeighbourPair& p) {
+      return pair_renyi_divergence(k, m.r, m.sigma, m.eta, p, alpha);
+    };
     for (const PairCodec* codec : {&general, &same}) {
       Search found = maximise(*codec, s, rng, div);
       report.evaluations += found.evaluations;
@@ -235,8 +245,8 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s,
     o.violation = o.lower > o.proven * (1.0 + 1e-9) + 1e-12;
     report.violation = report.violation || o.violation;
     if (progress) {
-      progress(fmt::format("audit: α = {:.6g}: proven ε_α = {:.6g}, found {:.6g}{}", alpha, o.proven,
-                           o.lower, o.violation ? "  VIOLATION" : ""));
+      progress(fmt::format("audit: α = {:.6g}: proven ε_α = {:.6g}, found {:.6g}{}", alpha,
+                           o.proven, o.lower, o.violation ? "  VIOLATION" : ""));
     }
     report.orders.push_back(std::move(o));
   }

@@ -19,18 +19,25 @@ void check_vn(double Vn) {
   require(std::isfinite(Vn) && Vn >= 0, fmt::format("V_n must be finite and ≥ 0, got {}", Vn));
 }
 void check_my(double M_Y) {
-  require(std::isfinite(M_Y) && M_Y > 0, fmt::format("M_Y must be positive and finite, got {}", M_Y));
+  require(std::isfinite(M_Y) && M_Y > 0,
+          fmt::format("M_Y must be positive and finite, got {}", M_Y));
 }
 }  // namespace
 
 std::string to_string(SensitivityLemma lemma) {
   switch (lemma) {
-    case SensitivityLemma::B1: return "b1";
-    case SensitivityLemma::B4: return "b4";
-    case SensitivityLemma::B5: return "b5";
-    case SensitivityLemma::B7: return "b7";
-    case SensitivityLemma::B8: return "b8";
-    case SensitivityLemma::User: return "user";
+    case SensitivityLemma::B1:
+      return "b1";
+    case SensitivityLemma::B4:
+      return "b4";
+    case SensitivityLemma::B5:
+      return "b5";
+    case SensitivityLemma::B7:
+      return "b7";
+    case SensitivityLemma::B8:
+      return "b8";
+    case SensitivityLemma::User:
+      return "user";
   }
   return "unknown";
 }
@@ -59,7 +66,8 @@ std::string lemma_assumptions(SensitivityLemma lemma) {
       return "Lemma B.5: purely diagonal kernel k(x,x') = q(x)1{x=x'}, 0 ≤ q ≤ 1, |y| ≤ M_Y; "
              "any dimension";
     case SensitivityLemma::B7:
-      return "Lemma B.7: exponential kernel exp(-|x-x'|/ℓ) on an interval of R (1-D only), |y| ≤ M_Y";
+      return "Lemma B.7: exponential kernel exp(-|x-x'|/ℓ) on an interval of R (1-D only), |y| ≤ "
+             "M_Y";
     case SensitivityLemma::B8:
       return "Lemma B.8: noiseless responses y = f*(x) with f* in the RKHS of k, ‖f*‖_H ≤ B "
              "(no M_Y needed)";
@@ -73,9 +81,10 @@ void check_lemma_applies(SensitivityLemma lemma, const std::optional<Kernel>& ke
   require(dim >= 1, fmt::format("dimension must be ≥ 1, got {}", dim));
   const std::string kname = kernel ? kernel->name() : std::string("unspecified");
   auto refuse = [&](const std::string& needs) {
-    throw PrivacyError(fmt::format("sensitivity lemma {} does not apply to kernel '{}' in {} "
-                                   "dimension(s): it is proven only for {}",
-                                   to_string(lemma), kname, dim, needs));
+    throw PrivacyError(
+        fmt::format("sensitivity lemma {} does not apply to kernel '{}' in {} "
+                    "dimension(s): it is proven only for {}",
+                    to_string(lemma), kname, dim, needs));
   };
   switch (lemma) {
     case SensitivityLemma::B1:
@@ -83,10 +92,12 @@ void check_lemma_applies(SensitivityLemma lemma, const std::optional<Kernel>& ke
     case SensitivityLemma::User:
       return;
     case SensitivityLemma::B4:
-      if (!kernel || kernel->family() != KernelFamily::Constant) refuse("the constant kernel k ≡ 1");
+      if (!kernel || kernel->family() != KernelFamily::Constant)
+        refuse("the constant kernel k ≡ 1");
       return;
     case SensitivityLemma::B5:
-      if (!kernel || kernel->family() != KernelFamily::Diagonal) refuse("the purely diagonal kernel");
+      if (!kernel || kernel->family() != KernelFamily::Diagonal)
+        refuse("the purely diagonal kernel");
       return;
     case SensitivityLemma::B7:
       if (!kernel || kernel->family() != KernelFamily::Exponential || dim != 1) {
@@ -100,7 +111,8 @@ void check_lemma_applies(SensitivityLemma lemma, const std::optional<Kernel>& ke
 double posterior_variance_scale(double kappa, long n, double r) {
   check_common(n, r);
   require(std::isfinite(kappa) && kappa >= 0 && kappa <= 1,
-          fmt::format("κ must lie in [0, 1] (Proposition 3 needs a nonnegative kernel), got {}", kappa));
+          fmt::format("κ must lie in [0, 1] (Proposition 3 needs a nonnegative kernel), got {}",
+                      kappa));
   const double nm1 = static_cast<double>(n - 1);
   return 1.0 - kappa * kappa * nm1 / (nm1 + r * r);
 }
@@ -157,12 +169,18 @@ double mean_sensitivity_b8(double r, double Vn, double rkhs_norm) {
 
 double mean_sensitivity(SensitivityLemma lemma, const SensitivityInputs& in) {
   switch (lemma) {
-    case SensitivityLemma::B1: return mean_sensitivity_b1(in.n, in.r, in.Vn, in.M_Y);
-    case SensitivityLemma::B4: return mean_sensitivity_b4(in.n, in.r, in.M_Y);
-    case SensitivityLemma::B5: return mean_sensitivity_b5(in.r, in.M_Y);
-    case SensitivityLemma::B7: return mean_sensitivity_b7(in.r, in.Vn, in.M_Y);
-    case SensitivityLemma::B8: return mean_sensitivity_b8(in.r, in.Vn, in.rkhs_norm);
-    case SensitivityLemma::User: break;
+    case SensitivityLemma::B1:
+      return mean_sensitivity_b1(in.n, in.r, in.Vn, in.M_Y);
+    case SensitivityLemma::B4:
+      return mean_sensitivity_b4(in.n, in.r, in.M_Y);
+    case SensitivityLemma::B5:
+      return mean_sensitivity_b5(in.r, in.M_Y);
+    case SensitivityLemma::B7:
+      return mean_sensitivity_b7(in.r, in.Vn, in.M_Y);
+    case SensitivityLemma::B8:
+      return mean_sensitivity_b8(in.r, in.Vn, in.rkhs_norm);
+    case SensitivityLemma::User:
+      break;
   }
   throw InputError("mean_sensitivity: a user-supplied Δ_n has no formula; pass the value itself");
 }

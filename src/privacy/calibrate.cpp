@@ -18,10 +18,17 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 GpMechanism with_value(GpMechanism m, CalibrationParameter p, double v) {
   switch (p) {
-    case CalibrationParameter::R: m.r = v; break;
-    case CalibrationParameter::Eta: m.eta = v; break;
-    case CalibrationParameter::Sigma: m.sigma = v; break;
-    case CalibrationParameter::Draws: break;
+    case CalibrationParameter::R:
+      m.r = v;
+      break;
+    case CalibrationParameter::Eta:
+      m.eta = v;
+      break;
+    case CalibrationParameter::Sigma:
+      m.sigma = v;
+      break;
+    case CalibrationParameter::Draws:
+      break;
   }
   return m;
 }
@@ -44,7 +51,8 @@ std::optional<Crossing> first_crossing(F eps, double lo, double hi, double targe
       auto f = [&](double u) { return eps(std::exp(u)) - target; };
       std::uintmax_t iterations = 100;
       const auto [a, b] = boost::math::tools::toms748_solve(
-          f, std::log(prev), std::log(v), boost::math::tools::eps_tolerance<double>(40), iterations);
+          f, std::log(prev), std::log(v), boost::math::tools::eps_tolerance<double>(40),
+          iterations);
       // Return the feasible end of the final bracket (the larger value if in doubt).
       const double ea = std::exp(a), eb = std::exp(b);
       if (eps(ea) <= target) return Crossing{ea, false};
@@ -66,10 +74,14 @@ Guarantee account(const GpMechanism& m, long draws, double delta, Conversion c) 
 
 std::string to_string(CalibrationParameter p) {
   switch (p) {
-    case CalibrationParameter::R: return "r";
-    case CalibrationParameter::Eta: return "eta";
-    case CalibrationParameter::Draws: return "draws";
-    case CalibrationParameter::Sigma: return "sigma";
+    case CalibrationParameter::R:
+      return "r";
+    case CalibrationParameter::Eta:
+      return "eta";
+    case CalibrationParameter::Draws:
+      return "draws";
+    case CalibrationParameter::Sigma:
+      return "sigma";
   }
   return "unknown";
 }
@@ -86,7 +98,8 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
                       const CalibrationTarget& target) {
   require(std::isfinite(target.epsilon) && target.epsilon > 0,
           fmt::format("target ε must be positive and finite, got {}", target.epsilon));
-  require(target.delta > 0 && target.delta < 1, fmt::format("δ must lie in (0, 1), got {}", target.delta));
+  require(target.delta > 0 && target.delta < 1,
+          fmt::format("δ must lie in (0, 1), got {}", target.delta));
   require(draws >= 1, fmt::format("draws must be ≥ 1, got {}", draws));
   if (what == CalibrationParameter::R) {
     require(!m.user_Vn && !m.user_Delta_n,
@@ -104,23 +117,29 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
 
   if (what == CalibrationParameter::Draws) {
     if (eps_of(m, 1) > eps0) {
-      throw PrivacyError(fmt::format(
-          "infeasible: even one draw gives ε = {:.6g} > target {} (δ = {}, {})", eps_of(m, 1), eps0,
-          target.delta, to_string(target.conversion)));
+      throw PrivacyError(
+          fmt::format("infeasible: even one draw gives ε = {:.6g} > target {} (δ = {}, {})",
+                      eps_of(m, 1), eps0, target.delta, to_string(target.conversion)));
     }
     long good = 1, bad = 0;
     constexpr long kCap = 1L << 40;
     while (bad == 0) {
       const long next = good * 2;
       if (next > kCap) break;
-      if (eps_of(m, next) <= eps0) good = next; else bad = next;
+      if (eps_of(m, next) <= eps0)
+        good = next;
+      else
+        bad = next;
     }
     if (bad == 0) {
       out.note = fmt::format("the target holds for every L up to the search cap {}", kCap);
     } else {
       while (bad - good > 1) {
         const long mid = good + (bad - good) / 2;
-        if (eps_of(m, mid) <= eps0) good = mid; else bad = mid;
+        if (eps_of(m, mid) <= eps0)
+          good = mid;
+        else
+          bad = mid;
       }
     }
     out.value = static_cast<double>(good);
@@ -156,16 +175,19 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
       }
       out.value = c->value;
       if (c->below_range) {
-        out.note = fmt::format("already met at the smallest {} searched ({}); smaller values were "
-                               "not explored", to_string(what), lo);
+        out.note = fmt::format(
+            "already met at the smallest {} searched ({}); smaller values were "
+            "not explored",
+            to_string(what), lo);
       }
     }
     out.mechanism = with_value(m, what, out.value);
   }
   out.achieved = account(out.mechanism, out.draws, target.delta, target.conversion);
   if (!(out.achieved.epsilon <= eps0)) {
-    throw NumericalError(fmt::format("calibration failed its own check: ε = {} > target {} at {} = {}",
-                                     out.achieved.epsilon, eps0, to_string(what), out.value));
+    throw NumericalError(
+        fmt::format("calibration failed its own check: ε = {} > target {} at {} = {}",
+                    out.achieved.epsilon, eps0, to_string(what), out.value));
   }
   return out;
 }

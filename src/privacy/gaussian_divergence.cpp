@@ -29,9 +29,9 @@ double log_normal_cdf(double x) { return std::log(0.5 * std::erfc(-x / std::sqrt
 
 }  // namespace
 
-double gaussian_renyi_divergence(double alpha, const Eigen::VectorXd& mu1, const Eigen::MatrixXd& S1,
-                                 const Eigen::VectorXd& mu2, const Eigen::MatrixXd& S2,
-                                 double rank_tol) {
+double gaussian_renyi_divergence(double alpha, const Eigen::VectorXd& mu1,
+                                 const Eigen::MatrixXd& S1, const Eigen::VectorXd& mu2,
+                                 const Eigen::MatrixXd& S2, double rank_tol) {
   require(alpha > 1 && std::isfinite(alpha), fmt::format("Rényi order must be > 1, got {}", alpha));
   const Eigen::Index m = mu1.size();
   require(mu2.size() == m && S1.rows() == m && S1.cols() == m && S2.rows() == m && S2.cols() == m,
@@ -70,7 +70,8 @@ double gaussian_renyi_divergence(double alpha, const Eigen::VectorXd& mu1, const
 }
 
 bool well_conditioned(const Eigen::MatrixXd& S) {
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (S + S.transpose()), Eigen::EigenvaluesOnly);
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (S + S.transpose()),
+                                                    Eigen::EigenvaluesOnly);
   const double top = es.eigenvalues().cwiseAbs().maxCoeff();
   for (Eigen::Index i = 0; i < es.eigenvalues().size(); ++i) {
     const double v = std::abs(es.eigenvalues()[i]);
@@ -79,7 +80,8 @@ bool well_conditioned(const Eigen::MatrixXd& S) {
   return true;
 }
 
-double mahalanobis_distance(const Eigen::VectorXd& delta, const Eigen::MatrixXd& S, double rank_tol) {
+double mahalanobis_distance(const Eigen::VectorXd& delta, const Eigen::MatrixXd& S,
+                            double rank_tol) {
   const Eigen::MatrixXd A0 = 0.5 * (S + S.transpose());
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(A0);
   const double scale = std::max(es.eigenvalues().cwiseAbs().maxCoeff(), 1e-300);

@@ -12,12 +12,15 @@ ResolvedBounds resolve_bounds(const GpMechanism& m) {
   require(m.n >= 1, fmt::format("n must be ≥ 1, got {}", m.n));
   require(m.dim >= 1, fmt::format("dim must be ≥ 1, got {}", m.dim));
   require(std::isfinite(m.r) && m.r > 0, fmt::format("r must be positive and finite, got {}", m.r));
-  require(!std::isnan(m.sigma) && m.sigma > 0, fmt::format("σ must be positive (or inf), got {}", m.sigma));
-  require(std::isfinite(m.eta) && m.eta >= 0, fmt::format("η must be finite and ≥ 0, got {}", m.eta));
-  require(std::isfinite(m.M_Y) && m.M_Y > 0, fmt::format("M_Y must be positive and finite, got {}", m.M_Y));
+  require(!std::isnan(m.sigma) && m.sigma > 0,
+          fmt::format("σ must be positive (or inf), got {}", m.sigma));
+  require(std::isfinite(m.eta) && m.eta >= 0,
+          fmt::format("η must be finite and ≥ 0, got {}", m.eta));
+  require(std::isfinite(m.M_Y) && m.M_Y > 0,
+          fmt::format("M_Y must be positive and finite, got {}", m.M_Y));
   if (m.domain) {
-    require(m.domain->dim() == m.dim, fmt::format("the domain has {} dimension(s) but dim is {}",
-                                                  m.domain->dim(), m.dim));
+    require(m.domain->dim() == m.dim,
+            fmt::format("the domain has {} dimension(s) but dim is {}", m.domain->dim(), m.dim));
   }
   check_lemma_applies(m.lemma, m.kernel, m.dim);
 
@@ -68,7 +71,8 @@ RdpCurve rdp_curve(const GpMechanism& m) { return rdp_curve(m, resolve_bounds(m)
 
 RdpCurve rdp_curve(const GpMechanism& m, const ResolvedBounds& b) {
   const double Vn = b.Vn, Delta = b.Delta_n, r = m.r, sigma = m.sigma, eta = m.eta;
-  return RdpCurve([=](double alpha) { return gp_rdp(alpha, Vn, Delta, r, sigma, eta); }, b.alpha_max,
+  return RdpCurve([=](double alpha) { return gp_rdp(alpha, Vn, Delta, r, sigma, eta); },
+                  b.alpha_max,
                   fmt::format("{}: n={}, r={}, σ={}, η={}, V_n={}, Δ_n={} ({})", b.theorem, m.n, r,
                               sigma, eta, Vn, Delta, to_string(m.lemma)));
 }

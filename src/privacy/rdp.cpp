@@ -17,11 +17,12 @@ template <class Message>
 void check(bool condition, Message message) {
   if (!condition) throw InputError(message());
 }
-}
+}  // namespace
 
 // Lemma A.3.
 double psi_alpha(double alpha, double tau) {
-  check(std::isfinite(tau) && tau >= 0, [&] { return fmt::format("ψ_α: τ must be finite and ≥ 0, got {}", tau); });
+  check(std::isfinite(tau) && tau >= 0,
+        [&] { return fmt::format("ψ_α: τ must be finite and ≥ 0, got {}", tau); });
   require(!std::isnan(alpha), "ψ_α: α is NaN");
   const double a = alpha - 1.0;
   if (!(a > 0)) return kInf;
@@ -35,10 +36,14 @@ double psi_alpha(double alpha, double tau) {
 
 // Proposition 2.
 double noisy_tau(double Vn, double r, double sigma, double eta) {
-  check(std::isfinite(Vn) && Vn >= 0, [&] { return fmt::format("V_n must be finite and ≥ 0, got {}", Vn); });
-  check(std::isfinite(r) && r > 0, [&] { return fmt::format("r must be positive and finite, got {}", r); });
-  check(sigma > 0 && !std::isnan(sigma), [&] { return fmt::format("σ must be positive (or +∞), got {}", sigma); });
-  check(std::isfinite(eta) && eta >= 0, [&] { return fmt::format("η must be finite and ≥ 0, got {}", eta); });
+  check(std::isfinite(Vn) && Vn >= 0,
+        [&] { return fmt::format("V_n must be finite and ≥ 0, got {}", Vn); });
+  check(std::isfinite(r) && r > 0,
+        [&] { return fmt::format("r must be positive and finite, got {}", r); });
+  check(sigma > 0 && !std::isnan(sigma),
+        [&] { return fmt::format("σ must be positive (or +∞), got {}", sigma); });
+  check(std::isfinite(eta) && eta >= 0,
+        [&] { return fmt::format("η must be finite and ≥ 0, got {}", eta); });
   const double r2 = r * r;
   if (std::isinf(sigma) || eta == 0.0) return Vn / r2;
   return sigma * sigma * Vn / (sigma * sigma * r2 + eta * eta * (Vn + r2));
@@ -51,7 +56,8 @@ double gp_alpha_max(double Vn, double r, double sigma, double eta) {
 
 // Theorem 3.1 (η = 0) and Proposition 2 (η > 0).
 double gp_rdp(double alpha, double Vn, double Delta_n, double r, double sigma, double eta) {
-  check(std::isfinite(Delta_n) && Delta_n >= 0, [&] { return fmt::format("Δ_n must be finite and ≥ 0, got {}", Delta_n); });
+  check(std::isfinite(Delta_n) && Delta_n >= 0,
+        [&] { return fmt::format("Δ_n must be finite and ≥ 0, got {}", Delta_n); });
   const double tau = noisy_tau(Vn, r, sigma, eta);
   const double a = alpha - 1.0;
   if (!(a > 0) || !(a * tau < 1.0)) return kInf;
@@ -65,8 +71,9 @@ double gp_rdp(double alpha, double Vn, double Delta_n, double r, double sigma, d
 
 RdpCurve::RdpCurve(std::function<double(double)> epsilon, double alpha_max, std::string description)
     : epsilon_(std::move(epsilon)), alpha_max_(alpha_max), description_(std::move(description)) {
-  check(alpha_max > 1.0, [&] { return fmt::format("RDP curve '{}': α_max must exceed 1, got {}", description_,
-                                       alpha_max); });
+  check(alpha_max > 1.0, [&] {
+    return fmt::format("RDP curve '{}': α_max must exceed 1, got {}", description_, alpha_max);
+  });
 }
 
 double RdpCurve::operator()(double alpha) const {

@@ -39,7 +39,7 @@ using nlohmann::json;
 const json& typed(const json& value, json::value_t type, const std::string& where) {
   const bool ok = type == json::value_t::number_float ? value.is_number() : value.type() == type;
   if (!ok) {
-    const char* want = type == json::value_t::string ? "a string"
+    const char* want = type == json::value_t::string  ? "a string"
                        : type == json::value_t::array ? "an array of strings"
                                                       : "a number";
     throw InputError(fmt::format("{}: must be {}", where, want));
@@ -68,7 +68,8 @@ InputSpec parse_input_config(const std::string& text, const std::string& source,
     if (key == "x") {
       typed(value, json::value_t::array, where);
       spec.x_columns.clear();
-      for (const auto& c : value) spec.x_columns.push_back(typed(c, json::value_t::string, where).get<std::string>());
+      for (const auto& c : value)
+        spec.x_columns.push_back(typed(c, json::value_t::string, where).get<std::string>());
       require(!spec.x_columns.empty(), where + ": needs at least one column");
     } else if (key == "y") {
       spec.y_column = typed(value, json::value_t::string, where).get<std::string>();
@@ -82,7 +83,8 @@ InputSpec parse_input_config(const std::string& text, const std::string& source,
       spec.M_Y = finite_number(value, where);
       require(spec.M_Y > 0, where + ": must be positive");
     } else if (key == "policy") {
-      spec.policy = parse_response_policy(typed(value, json::value_t::string, where).get<std::string>());
+      spec.policy =
+          parse_response_policy(typed(value, json::value_t::string, where).get<std::string>());
     } else if (key == "transform") {
       spec.transform =
           parse_response_transform(typed(value, json::value_t::string, where).get<std::string>());
@@ -93,8 +95,8 @@ InputSpec parse_input_config(const std::string& text, const std::string& source,
       require(*spec.scale > 0, where + ": must be positive");
     } else {
       throw InputError(fmt::format(
-          "{}: unknown key '{}' (known: x, y, domain, M_Y, policy, transform, center, scale)", source,
-          key));
+          "{}: unknown key '{}' (known: x, y, domain, M_Y, policy, transform, center, scale)",
+          source, key));
     }
   }
   return spec;
@@ -109,7 +111,8 @@ PreparedData prepare_data_from_text(const std::string& text, const std::string& 
   require(spec.domain.has_value(),
           "the covariate domain must be declared (--domain lo:hi,...); it is never inferred from "
           "the private data");
-  require(spec.M_Y > 0 && std::isfinite(spec.M_Y), fmt::format("--M-Y must be positive, got {}", spec.M_Y));
+  require(spec.M_Y > 0 && std::isfinite(spec.M_Y),
+          fmt::format("--M-Y must be positive, got {}", spec.M_Y));
   require(!spec.scale || *spec.scale > 0, "--scale must be positive");
   const auto table = io::parse_csv(text, source);
   require(!table.rows.empty(), fmt::format("{}: no data rows after the header", source));

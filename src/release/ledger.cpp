@@ -92,7 +92,8 @@ Ledger::Ledger(const std::string& path, bool create) : path_(path), db_(new Db) 
     delete db_;
     throw InputError(fmt::format("ledger {}: no such file", path));
   }
-  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+  const int flags =
+      SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_->handle, flags, nullptr) != SQLITE_OK) {
     const std::string msg = db_->handle ? sqlite3_errmsg(db_->handle) : "out of memory";
     sqlite3_close(db_->handle);
@@ -118,7 +119,8 @@ Ledger::Ledger(const std::string& path, bool create) : path_(path), db_(new Db) 
       db_->exec(
           "CREATE TABLE budgets(dataset_sha256 TEXT PRIMARY KEY, epsilon REAL NOT NULL, "
           "delta REAL NOT NULL, created TEXT NOT NULL);"
-          "CREATE TABLE releases(id INTEGER PRIMARY KEY AUTOINCREMENT, dataset_sha256 TEXT NOT NULL, "
+          "CREATE TABLE releases(id INTEGER PRIMARY KEY AUTOINCREMENT, dataset_sha256 TEXT NOT "
+          "NULL, "
           "created TEXT NOT NULL, mechanism TEXT NOT NULL, epsilon REAL NOT NULL, delta REAL NOT "
           "NULL, conversion TEXT NOT NULL, parameters TEXT NOT NULL, out_dir TEXT NOT NULL, "
           "path_id TEXT NOT NULL);"
@@ -204,7 +206,8 @@ LedgerDecision Ledger::decide(const LedgerEntry& entry, const std::optional<Budg
     LedgerDecision decision;
     decision.budget = budget(entry.dataset_sha256);
     if (decision.budget && requested &&
-        (decision.budget->epsilon != requested->epsilon || decision.budget->delta != requested->delta)) {
+        (decision.budget->epsilon != requested->epsilon ||
+         decision.budget->delta != requested->delta)) {
       throw PrivacyError(fmt::format(
           "ledger {}: this dataset's budget is fixed at ε = {}, δ = {}; it cannot be changed to "
           "ε = {}, δ = {}",
@@ -212,9 +215,10 @@ LedgerDecision Ledger::decide(const LedgerEntry& entry, const std::optional<Budg
           requested->delta));
     }
     if (!decision.budget && requested) {
-      Statement s(db_->handle,
-                  "INSERT INTO budgets(dataset_sha256, epsilon, delta, created) VALUES(?1,?2,?3,?4)",
-                  path_);
+      Statement s(
+          db_->handle,
+          "INSERT INTO budgets(dataset_sha256, epsilon, delta, created) VALUES(?1,?2,?3,?4)",
+          path_);
       s.bind(1, entry.dataset_sha256);
       s.bind(2, requested->epsilon);
       s.bind(3, requested->delta);

@@ -15,7 +15,8 @@ namespace {
 // JSON has no infinity: σ = ∞ (covariance-only limit) is written as the string "inf".
 json number(double v) { return std::isinf(v) ? json("inf") : json(v); }
 double number(const json& j) {
-  if (j.is_string() && j.get<std::string>() == "inf") return std::numeric_limits<double>::infinity();
+  if (j.is_string() && j.get<std::string>() == "inf")
+    return std::numeric_limits<double>::infinity();
   return j.get<double>();
 }
 }  // namespace
@@ -54,7 +55,8 @@ CountedMechanism mechanism_from_json(const json& j, const std::string& source) {
     m.eta = j.at("eta").get<double>();
     m.M_Y = j.at("M_Y").get<double>();
     const std::string lemma = j.at("lemma").get<std::string>();
-    m.lemma = lemma == "user" ? privacy::SensitivityLemma::User : privacy::parse_sensitivity_lemma(lemma);
+    m.lemma =
+        lemma == "user" ? privacy::SensitivityLemma::User : privacy::parse_sensitivity_lemma(lemma);
     if (j.contains("kernel")) {
       m.kernel = Kernel::from_name(j["kernel"].at("name").get<std::string>(),
                                    j["kernel"].at("ell").get<double>());

@@ -1,16 +1,16 @@
 #include "gpdp/release/outputs.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <filesystem>
+#include <limits>
 
 #include "gpdp/error.hpp"
 #include "gpdp/geometry/geojson.hpp"
@@ -50,9 +50,11 @@ void check_output_dir(const std::string& out_dir) {
   const fs::path out = fs::absolute(out_dir);
   std::error_code ec;
   if (fs::exists(out, ec)) {
-    require(fs::is_directory(out, ec), fmt::format("--out {}: exists and is not a folder", out_dir));
+    require(fs::is_directory(out, ec),
+            fmt::format("--out {}: exists and is not a folder", out_dir));
     require(fs::is_empty(out, ec),
-            fmt::format("--out {}: folder exists and is not empty (a release never overwrites)", out_dir));
+            fmt::format("--out {}: folder exists and is not empty (a release never overwrites)",
+                        out_dir));
   }
   const fs::path parent = out.parent_path();
   require(fs::is_directory(parent, ec),
@@ -66,7 +68,8 @@ void check_output_dir(const std::string& out_dir) {
 
 void publish_folder(const std::string& out_dir, const std::map<std::string, std::string>& files) {
   const fs::path out = fs::absolute(out_dir);
-  std::string staging = (out.parent_path() / ("." + out.filename().string() + ".staging-XXXXXX")).string();
+  std::string staging =
+      (out.parent_path() / ("." + out.filename().string() + ".staging-XXXXXX")).string();
   if (::mkdtemp(staging.data()) == nullptr) {
     throw InputError(fmt::format("--out {}: cannot create a staging folder ({})", out_dir,
                                  std::strerror(errno)));
@@ -77,9 +80,10 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
   ::chmod(staging.c_str(), 0755);
   fsync_dir(staging);
   if (::rename(staging.c_str(), out.c_str()) != 0) {
-    throw InputError(fmt::format("--out {}: could not move the finished release into place ({}); "
-                                 "it is in {}",
-                                 out_dir, std::strerror(errno), staging));
+    throw InputError(
+        fmt::format("--out {}: could not move the finished release into place ({}); "
+                    "it is in {}",
+                    out_dir, std::strerror(errno), staging));
   }
   fsync_dir(out.parent_path());
 }
@@ -142,14 +146,15 @@ Eigen::VectorXd gaussian_smooth(const Eigen::VectorXd& field, const Grid& grid, 
 Eigen::VectorXd vote_fraction(const Eigen::MatrixXd& paths, double level) {
   Eigen::VectorXd v(paths.rows());
   for (Eigen::Index i = 0; i < paths.rows(); ++i) {
-    v(i) = static_cast<double>((paths.row(i).array() >= level).count()) / static_cast<double>(paths.cols());
+    v(i) = static_cast<double>((paths.row(i).array() >= level).count()) /
+           static_cast<double>(paths.cols());
   }
   return v;
 }
 
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
-                      const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields, double center,
-                      double scale, double level, double cutoff) {
+                      const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
+                      double center, double scale, double level, double cutoff) {
   std::string out;
   for (const auto& n : names) out += io::csv_field(n) + ",";
   for (Eigen::Index l = 0; l < draws.cols(); ++l) out += fmt::format("draw_{},", l + 1);
@@ -178,17 +183,22 @@ std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double l
   if (two_d) {
     const Eigen::VectorXd field = fields.col(0);
     ax.xlabel("x").ylabel("y");
-    ax.heatmap(field, grid,
-               {.map = plot::Colormap::diverging, .center = level, .colorbar_label = text.value_label});
-    ax.contour(fill_blank(field), grid, level, {.label = "threshold", .color = plot::colors::black, .width = 1.6});
+    ax.heatmap(
+        field, grid,
+        {.map = plot::Colormap::diverging, .center = level, .colorbar_label = text.value_label});
+    ax.contour(fill_blank(field), grid, level,
+               {.label = "threshold", .color = plot::colors::black, .width = 1.6});
   } else {
     const Points p = grid.points();
     const Eigen::VectorXd xs = p.col(0);
     for (Eigen::Index l = 0; l < fields.cols(); ++l) {
       const Eigen::VectorXd ys = fields.col(l);
-      ax.line(xs, ys, {.label = l == 0 ? "released path(s)" : "", .color = {}, .dashed = false, .width = 1.2});
+      ax.line(
+          xs, ys,
+          {.label = l == 0 ? "released path(s)" : "", .color = {}, .dashed = false, .width = 1.2});
     }
-    ax.hline(level, {.label = "threshold", .color = plot::colors::black, .dashed = true, .width = 1.4});
+    ax.hline(level,
+             {.label = "threshold", .color = plot::colors::black, .dashed = true, .width = 1.4});
     ax.xlabel("x").ylabel(text.value_label).legend();
   }
   return fig.render(format);
@@ -198,7 +208,8 @@ std::string excursion_geojson(const Eigen::VectorXd& field, const Grid& grid, do
                               const std::string& description) {
   const auto polygons = geometry::excursion_polygons(fill_blank(field), grid, level);
   auto feature = geometry::geojson_feature(
-      polygons, {{"description", description}, {"level", level}, {"area", geometry::area(polygons)}});
+      polygons,
+      {{"description", description}, {"level", level}, {"area", geometry::area(polygons)}});
   return geometry::geojson_feature_collection({feature}).dump(1) + "\n";
 }
 

@@ -36,7 +36,7 @@ void append(std::string& out, const void* data, std::size_t size) {
 
 // Derives the 32-byte secretbox key; `salt` is used (and must be filled) for passphrases.
 std::array<unsigned char, crypto_secretbox_KEYBYTES> derive_key(const PathKey& key,
-                                                                 const unsigned char* salt) {
+                                                                const unsigned char* salt) {
   std::array<unsigned char, crypto_secretbox_KEYBYTES> k{};
   if (key.kind == PathKey::Kind::KeyFile) {
     std::memcpy(k.data(), key.secret.data(), k.size());
@@ -77,8 +77,9 @@ PathKey key_from_file(const std::string& path) {
 
 PathKey key_from_env(const std::string& variable) {
   const char* value = std::getenv(variable.c_str());
-  require(value != nullptr && *value != '\0',
-          fmt::format("environment variable {} (the path passphrase) is not set or empty", variable));
+  require(
+      value != nullptr && *value != '\0',
+      fmt::format("environment variable {} (the path passphrase) is not set or empty", variable));
   return {PathKey::Kind::Passphrase, value};
 }
 
@@ -120,8 +121,9 @@ void save_path_file(const std::string& path, const std::string& payload, const P
   out.push_back(static_cast<char>(key.kind));
   if (key.kind == PathKey::Kind::None) {
     std::array<unsigned char, crypto_generichash_BYTES> sum{};
-    crypto_generichash(sum.data(), sum.size(), reinterpret_cast<const unsigned char*>(payload.data()),
-                       payload.size(), nullptr, 0);
+    crypto_generichash(sum.data(), sum.size(),
+                       reinterpret_cast<const unsigned char*>(payload.data()), payload.size(),
+                       nullptr, 0);
     append(out, sum.data(), sum.size());
     append(out, payload.data(), payload.size());
   } else {
@@ -141,7 +143,8 @@ void save_path_file(const std::string& path, const std::string& payload, const P
   write_private_file_atomic(path, out, 0600);
 }
 
-std::string decode_path_file(const std::string& bytes, const std::string& source, const PathKey& key) {
+std::string decode_path_file(const std::string& bytes, const std::string& source,
+                             const PathKey& key) {
   init_sodium();
   if (bytes.size() < kHeader || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
     throw InputError(corrupted(source, "bad header"));
@@ -166,13 +169,15 @@ std::string decode_path_file(const std::string& bytes, const std::string& source
     throw InputError(corrupted(source, "unknown protection"));
   }
   if (key.kind == PathKey::Kind::None) {
-    throw InputError(fmt::format("{}: the path file is encrypted; give --path-key FILE or "
-                                 "--path-passphrase-env VAR",
-                                 source));
+    throw InputError(
+        fmt::format("{}: the path file is encrypted; give --path-key FILE or "
+                    "--path-passphrase-env VAR",
+                    source));
   }
   if (static_cast<unsigned char>(key.kind) != kind) {
-    throw InputError(fmt::format("{}: the path file was encrypted with a {}", source,
-                                 kind == 1 ? "key file (--path-key)" : "passphrase (--path-passphrase-env)"));
+    throw InputError(
+        fmt::format("{}: the path file was encrypted with a {}", source,
+                    kind == 1 ? "key file (--path-key)" : "passphrase (--path-passphrase-env)"));
   }
   constexpr std::size_t prefix = crypto_pwhash_SALTBYTES + crypto_secretbox_NONCEBYTES;
   if (size < prefix + crypto_secretbox_MACBYTES) throw InputError(corrupted(source, "truncated"));

@@ -5,21 +5,21 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <memory>
 
 #include "gpdp/error.hpp"
+#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
+#include "gpdp/plot/figure.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/release/mechanism_json.hpp"
 #include "gpdp/release/outputs.hpp"
 #include "gpdp/release/sha256.hpp"
 #include "gpdp/release/snapping.hpp"
-#include "gpdp/io/atomic_file.hpp"
-#include "gpdp/plot/figure.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/sample_path.hpp"
 #include "gpdp/version.hpp"
@@ -40,7 +40,8 @@ struct Evaluation {
   Eigen::MatrixXd on_grid(const Eigen::MatrixXd& values) const {
     if (!masked()) return values;
     Eigen::MatrixXd full = Eigen::MatrixXd::Constant(grid->size(), values.cols(), std::nan(""));
-    for (std::size_t i = 0; i < cells.size(); ++i) full.row(cells[i]) = values.row(static_cast<Eigen::Index>(i));
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      full.row(cells[i]) = values.row(static_cast<Eigen::Index>(i));
     return full;
   }
 };
@@ -80,27 +81,31 @@ Evaluation evaluation_points(const ReleaseRequest& q, const Dataset& data, const
   e.names = data.covariate_names;
   if (q.grid) {
     require(q.points_file.empty(), "give one of --grid/--grid2d or --points, not both");
-    require(q.grid->dim() == data.dim(), fmt::format("the grid has {} dimension(s) but the data have {}",
-                                                     q.grid->dim(), data.dim()));
+    require(q.grid->dim() == data.dim(),
+            fmt::format("the grid has {} dimension(s) but the data have {}", q.grid->dim(),
+                        data.dim()));
     e.grid = *q.grid;
     e.points = q.grid->points();
     if (!q.mask_file.empty()) {
       e.cells = masked_cells(*q.grid, q.mask_file, e.names);
       Points kept(static_cast<Eigen::Index>(e.cells.size()), e.points.cols());
-      for (std::size_t i = 0; i < e.cells.size(); ++i) kept.row(static_cast<Eigen::Index>(i)) = e.points.row(e.cells[i]);
+      for (std::size_t i = 0; i < e.cells.size(); ++i)
+        kept.row(static_cast<Eigen::Index>(i)) = e.points.row(e.cells[i]);
       e.points = kept;
     }
   } else {
     require(q.mask_file.empty(), "--mask applies to --grid2d only");
     require(!q.points_file.empty(), "give where to evaluate: --grid, --grid2d or --points FILE");
     const auto table = io::read_csv(q.points_file);
-    require(!table.rows.empty(), fmt::format("{}: no query points after the header", q.points_file));
+    require(!table.rows.empty(),
+            fmt::format("{}: no query points after the header", q.points_file));
     bool named = true;
     for (const auto& n : e.names) {
       named = named && std::find(table.header.begin(), table.header.end(), n) != table.header.end();
     }
     if (!named) {
-      for (int i = 0; i < data.dim(); ++i) e.names[static_cast<std::size_t>(i)] = fmt::format("x{}", i + 1);
+      for (int i = 0; i < data.dim(); ++i)
+        e.names[static_cast<std::size_t>(i)] = fmt::format("x{}", i + 1);
     }
     e.points = table.numeric(e.names);
     for (Eigen::Index i = 0; i < e.points.rows(); ++i) {
@@ -133,8 +138,10 @@ std::string random_id() {
 }
 
 json guarantee_json(const privacy::Guarantee& g) {
-  return {{"epsilon", g.epsilon},   {"delta", g.delta},
-          {"alpha_star", g.alpha},  {"rdp_at_alpha_star", g.rdp},
+  return {{"epsilon", g.epsilon},
+          {"delta", g.delta},
+          {"alpha_star", g.alpha},
+          {"rdp_at_alpha_star", g.rdp},
           {"alpha_max", std::isinf(g.alpha_max) ? json("inf") : json(g.alpha_max)},
           {"conversion", privacy::to_string(g.conversion)},
           {"conversion_citation", privacy::conversion_citation(g.conversion)},
@@ -168,15 +175,17 @@ json matrix_json(const Eigen::MatrixXd& m) {
 Eigen::MatrixXd matrix_from_json(const json& rows, Eigen::Index cols) {
   Eigen::MatrixXd m(static_cast<Eigen::Index>(rows.size()), cols);
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    for (Eigen::Index j = 0; j < cols; ++j) m(static_cast<Eigen::Index>(i), j) = rows[i].at(static_cast<std::size_t>(j)).get<double>();
+    for (Eigen::Index j = 0; j < cols; ++j)
+      m(static_cast<Eigen::Index>(i), j) = rows[i].at(static_cast<std::size_t>(j)).get<double>();
   }
   return m;
 }
 
 // The input description of a kept path; the columns as resolved on the data (never empty).
 json input_json(const InputSpec& in, const Dataset& data) {
-  json j{{"x", data.covariate_names}, {"y", in.y_column}, {"domain", in.domain->to_string()},
-         {"M_Y", in.M_Y}, {"policy", to_string(in.policy)}, {"transform", to_string(in.transform)}};
+  json j{{"x", data.covariate_names},        {"y", in.y_column},
+         {"domain", in.domain->to_string()}, {"M_Y", in.M_Y},
+         {"policy", to_string(in.policy)},   {"transform", to_string(in.transform)}};
   if (in.center) j["center"] = *in.center;
   if (in.scale) j["scale"] = *in.scale;
   return j;
@@ -191,20 +200,24 @@ void write_internal_eval(const std::string& dir, const Posterior& posterior, con
   const Eigen::VectorXd p = posterior.excursion_probability(eval.points, level);
   std::string csv = "point,posterior_mean,excursion_probability\n";
   for (Eigen::Index i = 0; i < mean.size(); ++i) {
-    csv += fmt::format("{},{},{}\n", i, io::format_number(center + scale * mean(i)), io::format_number(p(i)));
+    csv += fmt::format("{},{},{}\n", i, io::format_number(center + scale * mean(i)),
+                       io::format_number(p(i)));
   }
-  io::write_file_atomic((std::filesystem::path(dir) / "NOT_FOR_RELEASE_posterior.csv").string(), csv);
+  io::write_file_atomic((std::filesystem::path(dir) / "NOT_FOR_RELEASE_posterior.csv").string(),
+                        csv);
   if (!eval.grid) return;
   const MapText mean_text{"NOT FOR RELEASE — computed from μ_D directly (no privacy)",
                           "posterior mean μ_D", "posterior mean", "NOT FOR RELEASE"};
   const Eigen::MatrixXd mean_response = (mean.array() * scale + center).matrix();
-  io::write_file_atomic((std::filesystem::path(dir) / ("NOT_FOR_RELEASE_posterior_mean." + format)).string(),
-                        render_map(eval.on_grid(mean_response), *eval.grid, threshold, mean_text, format));
+  io::write_file_atomic(
+      (std::filesystem::path(dir) / ("NOT_FOR_RELEASE_posterior_mean." + format)).string(),
+      render_map(eval.on_grid(mean_response), *eval.grid, threshold, mean_text, format));
   if (eval.grid->dim() == 2) {
     const MapText p_text{"NOT FOR RELEASE — computed from μ_D, k_D directly (no privacy)",
                          "excursion probability p_D; contour at 0.5", "p_D", "NOT FOR RELEASE"};
-    io::write_file_atomic((std::filesystem::path(dir) / ("NOT_FOR_RELEASE_excursion_probability." + format)).string(),
-                          render_map(eval.on_grid(p), *eval.grid, 0.5, p_text, format));
+    io::write_file_atomic(
+        (std::filesystem::path(dir) / ("NOT_FOR_RELEASE_excursion_probability." + format)).string(),
+        render_map(eval.on_grid(p), *eval.grid, 0.5, p_text, format));
   }
 }
 
@@ -220,11 +233,14 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   check_output_dir(q.out_dir);
   if (!q.keep_path.empty()) {
     require(!path_within(q.keep_path, q.out_dir),
-            "--keep-path must lie outside --out (the path state is private, the release folder public)");
+            "--keep-path must lie outside --out (the path state is private, the release folder "
+            "public)");
   }
   if (!q.internal_eval_dir.empty()) {
-    require(!path_within(q.internal_eval_dir, q.out_dir) && !path_within(q.out_dir, q.internal_eval_dir),
-            "--internal-eval DIR must be separate from --out: non-private maps never enter a release folder");
+    require(!path_within(q.internal_eval_dir, q.out_dir) &&
+                !path_within(q.out_dir, q.internal_eval_dir),
+            "--internal-eval DIR must be separate from --out: non-private maps never enter a "
+            "release folder");
   }
   const PreparedData prepared = prepare_data(q.data_path, q.input);
   const Dataset& data = prepared.data;
@@ -249,7 +265,8 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
     const auto what = privacy::parse_calibration_parameter(q.solve.empty() ? "r" : q.solve);
     require(what == privacy::CalibrationParameter::R || what == privacy::CalibrationParameter::Eta,
             "--solve must be r or eta");
-    const auto cal = privacy::calibrate(mech, q.draws, what, {*q.target_epsilon, q.delta, q.conversion});
+    const auto cal =
+        privacy::calibrate(mech, q.draws, what, {*q.target_epsilon, q.delta, q.conversion});
     mech = cal.mechanism;
     calibration = {{"target_epsilon", *q.target_epsilon},
                    {"solved", privacy::to_string(what)},
@@ -261,10 +278,11 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   accountant.add(privacy::rdp_curve(mech, bounds), q.draws);
   const privacy::Guarantee guarantee = accountant.epsilon(q.delta, q.conversion);
 
-  const std::string ledger_path = q.ledger_path.empty() ? default_ledger_path(q.data_path) : q.ledger_path;
-  const std::string rng_text = q.insecure_seed
-                                   ? fmt::format("seeded xoshiro256** seed={} (NOT PRIVATE)", *q.insecure_seed)
-                                   : std::string("secure (libsodium randombytes)");
+  const std::string ledger_path =
+      q.ledger_path.empty() ? default_ledger_path(q.data_path) : q.ledger_path;
+  const std::string rng_text =
+      q.insecure_seed ? fmt::format("seeded xoshiro256** seed={} (NOT PRIVATE)", *q.insecure_seed)
+                      : std::string("secure (libsodium randombytes)");
   const std::string path_id = q.keep_path.empty() ? "" : random_id();
   LedgerEntry entry;
   entry.dataset_sha256 = prepared.sha256;
@@ -273,8 +291,11 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   entry.delta = q.delta;
   entry.conversion = privacy::to_string(q.conversion);
   entry.parameters = {{"theta", {{"ell", q.ell}, {"r", mech.r}, {"sigma", mech.sigma}}},
-                      {"eta", mech.eta}, {"draws", q.draws}, {"rng", rng_text},
-                      {"threshold", q.threshold}, {"points", eval.points.rows()}};
+                      {"eta", mech.eta},
+                      {"draws", q.draws},
+                      {"rng", rng_text},
+                      {"threshold", q.threshold},
+                      {"points", eval.points.rows()}};
   entry.out_dir = std::filesystem::absolute(q.out_dir).string();
   entry.path_id = path_id;
   Ledger ledger(ledger_path);
@@ -302,99 +323,121 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   if (q.smooth > 0) {
     require(eval.grid && eval.grid->dim() == 2, "--smooth needs a 2-D grid (--grid2d)");
     for (int l = 0; l < q.draws; ++l) {
-      const Eigen::VectorXd sm = gaussian_smooth(eval.on_grid(released.col(l)), *eval.grid, q.smooth);
+      const Eigen::VectorXd sm =
+          gaussian_smooth(eval.on_grid(released.col(l)), *eval.grid, q.smooth);
       for (Eigen::Index i = 0; i < set_fields.rows(); ++i) {
         set_fields(i, l) = sm(eval.masked() ? eval.cells[static_cast<std::size_t>(i)] : i);
       }
     }
   }
   std::map<std::string, std::string> files;
-  files["draws.csv"] = draws_csv(eval.points, eval.names, released, set_fields, center, scale, level,
-                                 q.vote_cutoff);
+  files["draws.csv"] =
+      draws_csv(eval.points, eval.names, released, set_fields, center, scale, level, q.vote_cutoff);
   const std::string eps_text = fmt::format("ε = {:.3g}, δ = {:.2g} ({}), L = {}", guarantee.epsilon,
                                            q.delta, privacy::to_string(q.conversion), q.draws);
   if (eval.grid) {
     const Eigen::MatrixXd values = eval.on_grid((set_fields.array() * scale + center).matrix());
-    const std::string title =
-        fmt::format("gpdp release{}: {}", q.insecure_seed ? " (NOT PRIVATE: seeded)" : "", eps_text);
-    const std::string value_label = fmt::format("released path ({}{})", data.response_name,
-                                                q.input.transform == ResponseTransform::Log ? ", log" : "");
+    const std::string title = fmt::format(
+        "gpdp release{}: {}", q.insecure_seed ? " (NOT PRIVATE: seeded)" : "", eps_text);
+    const std::string value_label =
+        fmt::format("released path ({}{})", data.response_name,
+                    q.input.transform == ResponseTransform::Log ? ", log" : "");
     if (eval.grid->dim() == 2 && q.draws == 1) {
-      files["map." + q.image_format] = render_map(values.col(0), *eval.grid, q.threshold,
-          {title, fmt::format("one posterior sample path{}; contour at t = {}",
-                              q.smooth > 0 ? fmt::format(" (smoothed, bandwidth {})", q.smooth) : "", q.threshold),
+      files["map." + q.image_format] = render_map(
+          values.col(0), *eval.grid, q.threshold,
+          {title,
+           fmt::format("one posterior sample path{}; contour at t = {}",
+                       q.smooth > 0 ? fmt::format(" (smoothed, bandwidth {})", q.smooth) : "",
+                       q.threshold),
            value_label, ""},
           q.image_format);
-      files["excursion.geojson"] = excursion_geojson(fill_blank(values.col(0)), *eval.grid, q.threshold,
-          fmt::format("{{released path ≥ {}}}", q.threshold));
+      files["excursion.geojson"] =
+          excursion_geojson(fill_blank(values.col(0)), *eval.grid, q.threshold,
+                            fmt::format("{{released path ≥ {}}}", q.threshold));
     } else if (eval.grid->dim() == 2) {
       const Eigen::VectorXd votes = eval.on_grid(vote_fraction(set_fields, level));
-      files["map." + q.image_format] = render_map(votes, *eval.grid, q.vote_cutoff,
-          {title, fmt::format("fraction of {} paths ≥ t = {}; contour at c = {}", q.draws, q.threshold,
-                              q.vote_cutoff), "vote fraction", ""},
-          q.image_format);
-      files["excursion.geojson"] = excursion_geojson(fill_blank(votes), *eval.grid, q.vote_cutoff,
-          fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}", q.draws, q.threshold, q.vote_cutoff));
+      files["map." + q.image_format] =
+          render_map(votes, *eval.grid, q.vote_cutoff,
+                     {title,
+                      fmt::format("fraction of {} paths ≥ t = {}; contour at c = {}", q.draws,
+                                  q.threshold, q.vote_cutoff),
+                      "vote fraction", ""},
+                     q.image_format);
+      files["excursion.geojson"] =
+          excursion_geojson(fill_blank(votes), *eval.grid, q.vote_cutoff,
+                            fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}",
+                                        q.draws, q.threshold, q.vote_cutoff));
     } else {
       files["map." + q.image_format] =
-          render_map(values, *eval.grid, q.threshold, {title, "released sample path(s)", value_label, ""},
-                     q.image_format);
+          render_map(values, *eval.grid, q.threshold,
+                     {title, "released sample path(s)", value_label, ""}, q.image_format);
     }
   }
 
   json cert{
       {"gpdp_version", kVersion},
       {"private", !q.insecure_seed.has_value()},
-      {"input", {{"file", std::filesystem::path(q.data_path).filename().string()},
-                 {"sha256", prepared.sha256},
-                 {"bytes", prepared.file_bytes},
-                 {"n", data.n()},
-                 {"covariates", data.covariate_names},
-                 {"response", data.response_name},
-                 {"transform", to_string(q.input.transform)},
-                 {"center", center},
-                 {"scale", scale},
-                 {"response_policy", to_string(q.input.policy)},
-                 {"M_Y", q.input.M_Y},
-                 {"clipped", prepared.clipped}}},
+      {"input",
+       {{"file", std::filesystem::path(q.data_path).filename().string()},
+        {"sha256", prepared.sha256},
+        {"bytes", prepared.file_bytes},
+        {"n", data.n()},
+        {"covariates", data.covariate_names},
+        {"response", data.response_name},
+        {"transform", to_string(q.input.transform)},
+        {"center", center},
+        {"scale", scale},
+        {"response_policy", to_string(q.input.policy)},
+        {"M_Y", q.input.M_Y},
+        {"clipped", prepared.clipped}}},
       {"domain", domain.to_string()},
       {"kernel", {{"name", mech.kernel->name()}, {"ell", mech.kernel->lengthscale()}}},
       {"theta", {{"ell", mech.kernel->lengthscale()}, {"r", mech.r}, {"sigma", mech.sigma}}},
       {"eta", mech.eta},
       {"M_Y", mech.M_Y},
-      {"sensitivity", {{"lemma", privacy::to_string(mech.lemma)},
-                       {"assumptions", privacy::lemma_assumptions(mech.lemma)},
-                       {"Delta_n", bounds.Delta_n},
-                       {"V_n", bounds.Vn},
-                       {"V_n_source", bounds.Vn_source},
-                       {"kappa", bounds.kappa},
-                       {"theorem", bounds.theorem}}},
+      {"sensitivity",
+       {{"lemma", privacy::to_string(mech.lemma)},
+        {"assumptions", privacy::lemma_assumptions(mech.lemma)},
+        {"Delta_n", bounds.Delta_n},
+        {"V_n", bounds.Vn},
+        {"V_n_source", bounds.Vn_source},
+        {"kappa", bounds.kappa},
+        {"theorem", bounds.theorem}}},
       {"draws", q.draws},
       {"guarantee", guarantee_json(guarantee)},
       {"mechanism", entry.mechanism},
       {"rng", rng_text},
-      {"rounding", {{"granularity", lattice.lambda},
-                    {"exponent", lattice.exponent},
-                    {"std_floor", lattice.std_floor},
-                    {"value_bound", lattice.value_bound},
-                    {"reasoning", lattice.reasoning}}},
+      {"rounding",
+       {{"granularity", lattice.lambda},
+        {"exponent", lattice.exponent},
+        {"std_floor", lattice.std_floor},
+        {"value_bound", lattice.value_bound},
+        {"reasoning", lattice.reasoning}}},
       {"sampler", method},
-      {"threshold", {{"t", q.threshold}, {"model_units", level}, {"vote_cutoff", q.vote_cutoff},
-                     {"smoothing_bandwidth", q.smooth}}},
-      {"evaluation", {{"points", eval.points.rows()},
-                      {"grid", q.grid ? json(q.grid->dim() == 1 ? "1-D grid" : "2-D grid") : json(nullptr)},
-                      {"mask", q.mask_file.empty() ? json(nullptr)
-                                                   : json(std::filesystem::path(q.mask_file).filename().string())},
-                      {"points_file", q.points_file.empty() ? json(nullptr)
-                                                            : json(std::filesystem::path(q.points_file).filename().string())}}},
-      {"covered_by_guarantee", "every file listed in 'outputs': all are functions of the released, "
-                               "snapped sample paths only"},
+      {"threshold",
+       {{"t", q.threshold},
+        {"model_units", level},
+        {"vote_cutoff", q.vote_cutoff},
+        {"smoothing_bandwidth", q.smooth}}},
+      {"evaluation",
+       {{"points", eval.points.rows()},
+        {"grid", q.grid ? json(q.grid->dim() == 1 ? "1-D grid" : "2-D grid") : json(nullptr)},
+        {"mask", q.mask_file.empty()
+                     ? json(nullptr)
+                     : json(std::filesystem::path(q.mask_file).filename().string())},
+        {"points_file", q.points_file.empty()
+                            ? json(nullptr)
+                            : json(std::filesystem::path(q.points_file).filename().string())}}},
+      {"covered_by_guarantee",
+       "every file listed in 'outputs': all are functions of the released, "
+       "snapped sample paths only"},
       {"timestamp", utc_timestamp()}};
   if (!calibration.is_null()) cert["calibration"] = calibration;
   if (!path_id.empty()) cert["kept_path_id"] = path_id;
   if (q.insecure_seed) {
-    cert["warning"] = "NOT PRIVATE: drawn with a user-chosen seed; anyone who knows the seed can "
-                      "remove the noise. Never publish this release.";
+    cert["warning"] =
+        "NOT PRIVATE: drawn with a user-chosen seed; anyone who knows the seed can "
+        "remove the noise. Never publish this release.";
   }
 
   // ---- 4. ledger: check the budget and record, durably ----------------------------------------
@@ -402,7 +445,8 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   const LedgerDecision decision = ledger.record(entry, q.budget, composer_for(q.conversion));
   json ledger_json{{"path", ledger_path}, {"release_id", decision.id}};
   if (decision.budget) {
-    ledger_json["budget"] = {{"epsilon", decision.budget->epsilon}, {"delta", decision.budget->delta}};
+    ledger_json["budget"] = {{"epsilon", decision.budget->epsilon},
+                             {"delta", decision.budget->delta}};
     ledger_json["epsilon_spent_total"] = decision.epsilon_after;
     ledger_json["epsilon_remaining"] = decision.budget->epsilon - decision.epsilon_after;
   }
@@ -415,7 +459,9 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
                {"dataset_sha256", prepared.sha256},
                {"input", input_json(q.input, data)},
                {"kernel", {{"name", mech.kernel->name()}, {"ell", mech.kernel->lengthscale()}}},
-               {"r", mech.r}, {"sigma", mech.sigma}, {"eta", mech.eta},
+               {"r", mech.r},
+               {"sigma", mech.sigma},
+               {"eta", mech.eta},
                {"threshold", q.threshold},
                {"lattice_exponent", lattice.exponent},
                {"ledger", std::filesystem::absolute(ledger_path).string()},
@@ -424,17 +470,20 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
                {"names", eval.names},
                {"paths", json::array()}};
     for (const auto& path : paths) {
-      state["paths"].push_back({{"points", matrix_json(path.points())}, {"values", matrix_json(path.values())}});
+      state["paths"].push_back(
+          {{"points", matrix_json(path.points())}, {"values", matrix_json(path.values())}});
     }
     save_path_file(q.keep_path, state.dump(), q.path_key);
   }
   json outputs = json::array();
-  for (const auto& [name, content] : files) outputs.push_back({{"file", name}, {"sha256", sha256_hex(content)}});
+  for (const auto& [name, content] : files)
+    outputs.push_back({{"file", name}, {"sha256", sha256_hex(content)}});
   cert["outputs"] = outputs;
   files["certificate.json"] = cert.dump(2) + "\n";
   publish_folder(q.out_dir, files);
   if (!q.internal_eval_dir.empty()) {
-    write_internal_eval(q.internal_eval_dir, posterior, eval, center, scale, level, q.threshold, q.image_format);
+    write_internal_eval(q.internal_eval_dir, posterior, eval, center, scale, level, q.threshold,
+                        q.image_format);
   }
 
   ReleaseOutcome outcome;
@@ -451,13 +500,17 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
                      {"delta", q.delta},
                      {"alpha_star", guarantee.alpha},
                      {"conversion", privacy::to_string(q.conversion)},
-                     {"r", mech.r}, {"sigma", mech.sigma}, {"eta", mech.eta}, {"ell", q.ell},
+                     {"r", mech.r},
+                     {"sigma", mech.sigma},
+                     {"eta", mech.eta},
+                     {"ell", q.ell},
                      {"lemma", privacy::to_string(mech.lemma)},
                      {"rng", rng_text},
                      {"private", !q.insecure_seed.has_value()},
                      {"granularity", lattice.lambda},
                      {"sampler", method},
-                     {"fraction_in_set", votes.size() ? (votes.array() >= q.vote_cutoff).cast<double>().mean() : 0.0},
+                     {"fraction_in_set",
+                      votes.size() ? (votes.array() >= q.vote_cutoff).cast<double>().mean() : 0.0},
                      {"ledger", ledger_json}};
   if (!path_id.empty()) outcome.summary["kept_path"] = q.keep_path;
   if (!q.internal_eval_dir.empty()) outcome.summary["internal_eval"] = q.internal_eval_dir;
@@ -479,17 +532,22 @@ json run_query(const QueryRequest& q) {
     InputSpec spec = parse_input_config(state.at("input").dump(), q.path_file);
     const PreparedData prepared = prepare_data(q.data_path, spec);
     if (prepared.sha256 != state.at("dataset_sha256").get<std::string>()) {
-      throw InputError(fmt::format("{}: SHA-256 {} differs from the data of the kept path ({}); a query "
-                                   "needs exactly the data file of the release",
-                                   q.data_path, prepared.sha256, state["dataset_sha256"].get<std::string>()));
+      throw InputError(
+          fmt::format("{}: SHA-256 {} differs from the data of the kept path ({}); a query "
+                      "needs exactly the data file of the release",
+                      q.data_path, prepared.sha256, state["dataset_sha256"].get<std::string>()));
     }
-    const std::string ledger_path = q.ledger_path.empty() ? state.at("ledger").get<std::string>() : q.ledger_path;
+    const std::string ledger_path =
+        q.ledger_path.empty() ? state.at("ledger").get<std::string>() : q.ledger_path;
     const auto rows = Ledger::open_existing(ledger_path).releases(prepared.sha256);
     const std::string path_id = state.at("path_id").get<std::string>();
-    const bool recorded = std::any_of(rows.begin(), rows.end(), [&](const LedgerEntry& e) { return e.path_id == path_id; });
+    const bool recorded = std::any_of(rows.begin(), rows.end(),
+                                      [&](const LedgerEntry& e) { return e.path_id == path_id; });
     if (!recorded) {
-      throw PrivacyError(fmt::format("ledger {} has no release with this kept path (id {}); refusing to "
-                                     "answer unaccounted queries", ledger_path, path_id));
+      throw PrivacyError(
+          fmt::format("ledger {} has no release with this kept path (id {}); refusing to "
+                      "answer unaccounted queries",
+                      ledger_path, path_id));
     }
     const Dataset& data = prepared.data;
     const int dim = state.at("dim").get<int>();
@@ -497,22 +555,28 @@ json run_query(const QueryRequest& q) {
     Points xs;
     if (q.grid) {
       require(q.points_file.empty(), "give --points or --grid/--grid2d, not both");
-      require(q.grid->dim() == dim, fmt::format("the grid has {} dimension(s), the path {}", q.grid->dim(), dim));
+      require(q.grid->dim() == dim,
+              fmt::format("the grid has {} dimension(s), the path {}", q.grid->dim(), dim));
       xs = q.grid->points();
     } else {
       require(!q.points_file.empty(), "give the new points: --points FILE, --grid or --grid2d");
       const auto table = io::read_csv(q.points_file);
-      require(!table.rows.empty(), fmt::format("{}: no query points after the header", q.points_file));
+      require(!table.rows.empty(),
+              fmt::format("{}: no query points after the header", q.points_file));
       bool named = true;
-      for (const auto& n : names) named = named && std::find(table.header.begin(), table.header.end(), n) != table.header.end();
+      for (const auto& n : names)
+        named =
+            named && std::find(table.header.begin(), table.header.end(), n) != table.header.end();
       if (!named) {
-        for (int i = 0; i < dim; ++i) names[static_cast<std::size_t>(i)] = fmt::format("x{}", i + 1);
+        for (int i = 0; i < dim; ++i)
+          names[static_cast<std::size_t>(i)] = fmt::format("x{}", i + 1);
       }
       xs = table.numeric(names);
     }
     for (Eigen::Index i = 0; i < xs.rows(); ++i) {
       require(spec.domain->contains(xs.row(i).transpose()),
-              fmt::format("query point {} lies outside the declared domain {}", i + 1, spec.domain->to_string()));
+              fmt::format("query point {} lies outside the declared domain {}", i + 1,
+                          spec.domain->to_string()));
     }
     const Kernel kernel = Kernel::from_name(state.at("kernel").at("name").get<std::string>(),
                                             state["kernel"].at("ell").get<double>());
@@ -521,7 +585,8 @@ json run_query(const QueryRequest& q) {
     const Posterior posterior(kernel, data.X, data.y, {r, sigma});
     const int exponent = state.at("lattice_exponent").get<int>();
     const Granularity lattice = release_granularity(data.n(), spec.M_Y, r, sigma, eta);
-    require(lattice.exponent == exponent, fmt::format("{}: inconsistent rounding lattice", q.path_file));
+    require(lattice.exponent == exponent,
+            fmt::format("{}: inconsistent rounding lattice", q.path_file));
     auto rng_owner = make_rng(q.insecure_seed);
     Rng& rng = *rng_owner;
     auto& kept = state.at("paths");
@@ -531,7 +596,8 @@ json run_query(const QueryRequest& q) {
       const Eigen::MatrixXd vals = matrix_from_json(kept[l].at("values"), 1);
       SamplePath path(posterior, eta, pts, vals.col(0));
       const Eigen::VectorXd v = path.evaluate(xs, rng);
-      released.col(static_cast<Eigen::Index>(l)) = v.unaryExpr([&](double x) { return snap(x, lattice); });
+      released.col(static_cast<Eigen::Index>(l)) =
+          v.unaryExpr([&](double x) { return snap(x, lattice); });
       kept[l] = {{"points", matrix_json(path.points())}, {"values", matrix_json(path.values())}};
     }
     // The path now remembers the new answers: save it before the answers leave.
@@ -540,11 +606,17 @@ json run_query(const QueryRequest& q) {
     const double threshold = state.at("threshold").get<double>();
     io::write_file_atomic(q.out_csv, draws_csv(xs, names, released, released, center, scale,
                                                (threshold - center) / scale, 0.5));
-    return {{"out", q.out_csv}, {"points", xs.rows()}, {"paths", kept.size()},
-            {"path_id", path_id}, {"ledger", ledger_path}, {"budget_consumed", 0},
-            {"granularity", lattice.lambda}, {"private", !q.insecure_seed.has_value()}};
+    return {{"out", q.out_csv},
+            {"points", xs.rows()},
+            {"paths", kept.size()},
+            {"path_id", path_id},
+            {"ledger", ledger_path},
+            {"budget_consumed", 0},
+            {"granularity", lattice.lambda},
+            {"private", !q.insecure_seed.has_value()}};
   } catch (const json::exception&) {
-    throw InputError(fmt::format("{}: not a gpdp path file (missing or malformed fields)", q.path_file));
+    throw InputError(
+        fmt::format("{}: not a gpdp path file (missing or malformed fields)", q.path_file));
   }
 }
 
@@ -552,31 +624,37 @@ std::string format_summary(const json& s) {
   std::string out;
   out += fmt::format("gpdp release → {}{}\n", s["out"].get<std::string>(),
                      s["private"].get<bool>() ? "" : "   *** NOT PRIVATE (seeded RNG) ***");
-  out += fmt::format("  data        n = {} records, {} response(s) clipped to ±M_Y\n", s["n"].get<long>(),
-                     s["clipped"].get<long>());
+  out += fmt::format("  data        n = {} records, {} response(s) clipped to ±M_Y\n",
+                     s["n"].get<long>(), s["clipped"].get<long>());
   out += fmt::format("  θ           ℓ = {}, r = {:.6g}, σ = {}, η = {:.6g}   (Δ_n: Lemma {})\n",
                      s["ell"].get<double>(), s["r"].get<double>(), s["sigma"].get<double>(),
                      s["eta"].get<double>(), s["lemma"].get<std::string>());
   if (s.contains("calibration")) {
-    out += fmt::format("  calibrated  {} for target ε = {}\n", s["calibration"]["solved"].get<std::string>(),
+    out += fmt::format("  calibrated  {} for target ε = {}\n",
+                       s["calibration"]["solved"].get<std::string>(),
                        s["calibration"]["target_epsilon"].get<double>());
   }
-  out += fmt::format("  guarantee   ({:.4g}, {:.3g})-DP for {} path(s) at {} points  [α* = {:.4g}, {}]\n",
-                     s["epsilon"].get<double>(), s["delta"].get<double>(), s["draws"].get<int>(),
-                     s["points"].get<long>(), s["alpha_star"].get<double>(), s["conversion"].get<std::string>());
+  out += fmt::format(
+      "  guarantee   ({:.4g}, {:.3g})-DP for {} path(s) at {} points  [α* = {:.4g}, {}]\n",
+      s["epsilon"].get<double>(), s["delta"].get<double>(), s["draws"].get<int>(),
+      s["points"].get<long>(), s["alpha_star"].get<double>(), s["conversion"].get<std::string>());
   out += fmt::format("  sampling    {} ; {} ; values snapped to multiples of {:.3g}\n",
-                     s["sampler"].get<std::string>(), s["rng"].get<std::string>(), s["granularity"].get<double>());
-  out += fmt::format("  map         {:.1f}% of the evaluated points in the released excursion set\n",
-                     100.0 * s["fraction_in_set"].get<double>());
+                     s["sampler"].get<std::string>(), s["rng"].get<std::string>(),
+                     s["granularity"].get<double>());
+  out +=
+      fmt::format("  map         {:.1f}% of the evaluated points in the released excursion set\n",
+                  100.0 * s["fraction_in_set"].get<double>());
   const auto& l = s["ledger"];
   if (l.contains("budget")) {
-    out += fmt::format("  budget      spent ε = {:.4g} of {} (δ = {:.3g}); remaining {:.4g}   [ledger {} #{}]\n",
-                       l["epsilon_spent_total"].get<double>(), l["budget"]["epsilon"].get<double>(),
-                       l["budget"]["delta"].get<double>(), l["epsilon_remaining"].get<double>(),
-                       l["path"].get<std::string>(), l["release_id"].get<long>());
+    out += fmt::format(
+        "  budget      spent ε = {:.4g} of {} (δ = {:.3g}); remaining {:.4g}   [ledger {} #{}]\n",
+        l["epsilon_spent_total"].get<double>(), l["budget"]["epsilon"].get<double>(),
+        l["budget"]["delta"].get<double>(), l["epsilon_remaining"].get<double>(),
+        l["path"].get<std::string>(), l["release_id"].get<long>());
   } else {
-    out += fmt::format("  budget      none set (use --budget-epsilon/--budget-delta)   [ledger {} #{}]\n",
-                       l["path"].get<std::string>(), l["release_id"].get<long>());
+    out += fmt::format(
+        "  budget      none set (use --budget-epsilon/--budget-delta)   [ledger {} #{}]\n",
+        l["path"].get<std::string>(), l["release_id"].get<long>());
   }
   std::string files;
   for (const auto& f : s["files"]) files += f.get<std::string>() + " ";

@@ -25,9 +25,12 @@ long Lattice::size() const {
 
 std::string to_string(EmbeddingKind kind) {
   switch (kind) {
-    case EmbeddingKind::Minimal: return "minimal";
-    case EmbeddingKind::Padded: return "padded";
-    case EmbeddingKind::CutOff: return "cut-off";
+    case EmbeddingKind::Minimal:
+      return "minimal";
+    case EmbeddingKind::Padded:
+      return "padded";
+    case EmbeddingKind::CutOff:
+      return "cut-off";
   }
   return "unknown";
 }
@@ -60,8 +63,10 @@ long next_fft_size(long n) {
 double profile_slope(const Kernel& kernel, double r) {
   const double ell = kernel.lengthscale();
   switch (kernel.family()) {
-    case KernelFamily::Exponential: return -std::exp(-r / ell) / ell;
-    case KernelFamily::SquaredExponential: return -(r / (ell * ell)) * std::exp(-0.5 * r * r / (ell * ell));
+    case KernelFamily::Exponential:
+      return -std::exp(-r / ell) / ell;
+    case KernelFamily::SquaredExponential:
+      return -(r / (ell * ell)) * std::exp(-0.5 * r * r / (ell * ell));
     case KernelFamily::Matern32: {
       const double a = std::sqrt(3.0) * r / ell;
       return -(std::sqrt(3.0) / ell) * a * std::exp(-a);
@@ -71,7 +76,8 @@ double profile_slope(const Kernel& kernel, double r) {
       return -(std::sqrt(5.0) / ell) * a * (1.0 + a) / 3.0 * std::exp(-a);
     }
     case KernelFamily::Constant:
-    case KernelFamily::Diagonal: return 0.0;
+    case KernelFamily::Diagonal:
+      return 0.0;
   }
   return 0.0;
 }
@@ -118,12 +124,12 @@ struct CirculantEmbedding::Fft {
   fftw_plan c2r = nullptr;  // half spectrum → real (unnormalised backward transform), in place
   long m1, m2;              // torus sizes, axis 0 fastest (m2 = 1 in 1-D)
 
-  explicit Fft(const std::vector<long>& torus)
-      : m1(torus[0]), m2(torus.size() > 1 ? torus[1] : 1) {
+  explicit Fft(const std::vector<long>& torus) : m1(torus[0]), m2(torus.size() > 1 ? torus[1] : 1) {
     const auto total = static_cast<std::size_t>(half() * m2);
     work = fftw_alloc_complex(total);
     if (work == nullptr) {
-      throw NumericalError(fmt::format("circulant embedding: cannot allocate a {}x{} torus", m1, m2));
+      throw NumericalError(
+          fmt::format("circulant embedding: cannot allocate a {}x{} torus", m1, m2));
     }
     const int rank = torus.size() > 1 ? 2 : 1;
     int n[2];
@@ -136,7 +142,8 @@ struct CirculantEmbedding::Fft {
     std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     r2c = fftw_plan_dft_r2c(rank, n, real(), work, FFTW_ESTIMATE);
     c2r = fftw_plan_dft_c2r(rank, n, work, real(), FFTW_ESTIMATE);
-    if (r2c == nullptr || c2r == nullptr) throw NumericalError("circulant embedding: FFTW planning failed");
+    if (r2c == nullptr || c2r == nullptr)
+      throw NumericalError("circulant embedding: FFTW planning failed");
   }
   ~Fft() {
     {
@@ -162,16 +169,17 @@ std::string EmbeddingAttempt::describe() const {
                         choice.cutoff_outer);
   }
   if (skipped_coarse) {
-    return fmt::format("{} torus {}: skipped, its coarse analogue has min/max eigenvalue {:.2e}", kind,
-                       torus_text(choice.torus), coarse_ratio);
+    return fmt::format("{} torus {}: skipped, its coarse analogue has min/max eigenvalue {:.2e}",
+                       kind, torus_text(choice.torus), coarse_ratio);
   }
   if (skipped_memory) {
     return fmt::format("{} torus {}: skipped, needs {:.3g} GB", kind, torus_text(choice.torus),
                        CirculantEmbedding::bytes_needed(choice.torus) / 1e9);
   }
-  return fmt::format("{} torus {}: min eigenvalue {:.3e} (max {:.3e}, rounding tolerance {:.1e}): {}",
-                     kind, torus_text(choice.torus), min_eigenvalue, max_eigenvalue, tolerance,
-                     nonnegative() ? "nonnegative definite" : "NOT nonnegative definite");
+  return fmt::format(
+      "{} torus {}: min eigenvalue {:.3e} (max {:.3e}, rounding tolerance {:.1e}): {}", kind,
+      torus_text(choice.torus), min_eigenvalue, max_eigenvalue, tolerance,
+      nonnegative() ? "nonnegative definite" : "NOT nonnegative definite");
 }
 
 double CirculantEmbedding::bytes_needed(const std::vector<long>& torus) {
@@ -205,10 +213,11 @@ std::vector<EmbeddingChoice> CirculantEmbedding::candidates(const Kernel& kernel
       // and the periodised cut-off equals k on every lag of the lattice.
       EmbeddingChoice cut{EmbeddingKind::CutOff, {}, 1.0, profile->d, profile->c};
       for (int a = 0; a < dim; ++a) {
-        const double need = static_cast<double>(lattice.counts[a] - 1) + profile->c / lattice.steps[a];
+        const double need =
+            static_cast<double>(lattice.counts[a] - 1) + profile->c / lattice.steps[a];
         cut.torus.push_back(next_fft_size(static_cast<long>(std::ceil(need)) + 1));
-        cut.padding = std::max(cut.padding, static_cast<double>(cut.torus[a]) /
-                                                static_cast<double>(minimal.torus[a]));
+        cut.padding = std::max(
+            cut.padding, static_cast<double>(cut.torus[a]) / static_cast<double>(minimal.torus[a]));
       }
       out.push_back(cut);
     }
@@ -240,10 +249,9 @@ bool same_candidate(const EmbeddingChoice& a, const EmbeddingChoice& b) {
 
 }  // namespace
 
-std::optional<CirculantEmbedding> CirculantEmbedding::find(const Kernel& kernel,
-                                                           const Lattice& lattice,
-                                                           const EmbeddingOptions& options,
-                                                           std::vector<EmbeddingAttempt>* attempts) {
+std::optional<CirculantEmbedding> CirculantEmbedding::find(
+    const Kernel& kernel, const Lattice& lattice, const EmbeddingOptions& options,
+    std::vector<EmbeddingAttempt>* attempts) {
   const auto choices = candidates(kernel, lattice, options);
   // Screening: on a large lattice, a min-image candidate whose coarse analogue already has a
   // negative eigenvalue is deferred behind a remaining cut-off candidate.
@@ -266,7 +274,8 @@ std::optional<CirculantEmbedding> CirculantEmbedding::find(const Kernel& kernel,
           is_deferred[i] = true;
           deferred[i].choice = choices[i];
           deferred[i].skipped_coarse = true;
-          deferred[i].coarse_ratio = probe.attempt().min_eigenvalue / probe.attempt().max_eigenvalue;
+          deferred[i].coarse_ratio =
+              probe.attempt().min_eigenvalue / probe.attempt().max_eigenvalue;
         }
         break;
       }
@@ -324,7 +333,8 @@ double CirculantEmbedding::row_value(long j1, long j2) const {
   if (choice_.kind != EmbeddingKind::CutOff) return kernel_.of_distance(std::hypot(x1, x2));
   const CutOffProfile profile = *make_cutoff(kernel_, choice_.cutoff_inner);
   const double t1 = static_cast<double>(choice_.torus[0]) * lattice_.steps[0];
-  const double t2 = lattice_.dim() > 1 ? static_cast<double>(choice_.torus[1]) * lattice_.steps[1] : 0.0;
+  const double t2 =
+      lattice_.dim() > 1 ? static_cast<double>(choice_.torus[1]) * lattice_.steps[1] : 0.0;
   const int k2max = lattice_.dim() > 1 ? 1 : 0;
   double sum = 0.0;
   for (int k1 = -1; k1 <= 1; ++k1) {
@@ -360,15 +370,17 @@ std::vector<double> CirculantEmbedding::first_row() const {
   const long m1 = choice_.torus[0];
   const long m2 = lattice_.dim() > 1 ? choice_.torus[1] : 1;
   std::vector<double> row(static_cast<std::size_t>(m1 * m2));
-  for_each_row_entry([&](long j1, long j2, double c) { row[static_cast<std::size_t>(j2 * m1 + j1)] = c; });
+  for_each_row_entry(
+      [&](long j1, long j2, double c) { row[static_cast<std::size_t>(j2 * m1 + j1)] = c; });
   return row;
 }
 
 CirculantEmbedding::CirculantEmbedding(const Kernel& kernel, const Lattice& lattice,
                                        const EmbeddingChoice& choice)
     : kernel_(kernel), lattice_(lattice), choice_(choice) {
-  require(lattice.dim() == 1 || lattice.dim() == 2,
-          fmt::format("circulant embedding: lattices of dimension 1 or 2 only, got {}", lattice.dim()));
+  require(
+      lattice.dim() == 1 || lattice.dim() == 2,
+      fmt::format("circulant embedding: lattices of dimension 1 or 2 only, got {}", lattice.dim()));
   require(static_cast<int>(choice.torus.size()) == lattice.dim(),
           "circulant embedding: torus and lattice dimensions differ");
   for (int a = 0; a < lattice.dim(); ++a) {
@@ -403,8 +415,8 @@ CirculantEmbedding::CirculantEmbedding(const Kernel& kernel, const Lattice& latt
   attempt_.max_eigenvalue = hi;
   // FFT rounding: each output is within ~ ε log₂M ‖c‖₂ of the exact transform; an eigenvalue
   // that small in magnitude is indistinguishable from 0 and counts as 0 (reported, never hidden).
-  attempt_.tolerance = 16.0 * std::numeric_limits<double>::epsilon() *
-                       std::max(1.0, std::log2(m)) * std::sqrt(l2);
+  attempt_.tolerance =
+      16.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::log2(m)) * std::sqrt(l2);
 }
 
 double CirculantEmbedding::half_eigenvalue(long k1, long k2) const {
@@ -425,8 +437,10 @@ std::vector<double> CirculantEmbedding::eigenvalues() const {
 
 void CirculantEmbedding::require_nonnegative() const {
   if (!nonnegative()) {
-    throw NumericalError("circulant embedding: refusing to draw from an embedding that is not "
-                         "nonnegative definite (" + attempt_.describe() + ")");
+    throw NumericalError(
+        "circulant embedding: refusing to draw from an embedding that is not "
+        "nonnegative definite (" +
+        attempt_.describe() + ")");
   }
 }
 

@@ -30,12 +30,14 @@ Distinct distinct_rows(const Points& xs) {
   for (Eigen::Index i = 0; i < xs.rows(); ++i) {
     std::vector<double> key(static_cast<std::size_t>(xs.cols()));
     for (Eigen::Index j = 0; j < xs.cols(); ++j) key[static_cast<std::size_t>(j)] = xs(i, j) + 0.0;
-    const auto [it, inserted] = seen.emplace(std::move(key), static_cast<Eigen::Index>(keep.size()));
+    const auto [it, inserted] =
+        seen.emplace(std::move(key), static_cast<Eigen::Index>(keep.size()));
     if (inserted) keep.push_back(i);
     d.of_row[static_cast<std::size_t>(i)] = it->second;
   }
   d.points.resize(static_cast<Eigen::Index>(keep.size()), xs.cols());
-  for (std::size_t k = 0; k < keep.size(); ++k) d.points.row(static_cast<Eigen::Index>(k)) = xs.row(keep[k]);
+  for (std::size_t k = 0; k < keep.size(); ++k)
+    d.points.row(static_cast<Eigen::Index>(k)) = xs.row(keep[k]);
   return d;
 }
 }  // namespace
@@ -58,8 +60,8 @@ PsdFactor factor_psd(Eigen::MatrixXd c, double reference_scale) {
       throw NumericalError("factor_psd: covariance has a non-positive diagonal and is not PSD");
     }
     out.factor = Eigen::MatrixXd::Zero(m, 0);
-    out.detail = fmt::format("rank 0 of {}: the covariance is 0 up to {:.3g} (the draw is the mean)",
-                             m, tol);
+    out.detail = fmt::format(
+        "rank 0 of {}: the covariance is 0 up to {:.3g} (the draw is the mean)", m, tol);
     return out;
   }
   const auto n = static_cast<lapack_int>(m);
@@ -85,7 +87,8 @@ PsdFactor factor_psd(Eigen::MatrixXd c, double reference_scale) {
   const Eigen::VectorXd diag = c.diagonal();
   std::vector<lapack_int> piv(static_cast<std::size_t>(m));
   lapack_int rank = 0;
-  const lapack_int pinfo = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', n, c.data(), n, piv.data(), &rank, tol);
+  const lapack_int pinfo =
+      LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', n, c.data(), n, piv.data(), &rank, tol);
   if (pinfo < 0) throw NumericalError(fmt::format("LAPACKE_dpstrf: illegal argument {}", -pinfo));
   out.rank = rank;
   out.factor = Eigen::MatrixXd::Zero(m, rank);

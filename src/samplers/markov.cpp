@@ -41,7 +41,8 @@ OrnsteinUhlenbeckPosterior::OrnsteinUhlenbeckPosterior(const Eigen::VectorXd& x,
                                                        double r)
     : ell_(ell), r_(r) {
   require(x.size() == y.size() && x.size() >= 1, "markov posterior: need n ≥ 1 pairs (x, y)");
-  require(std::isfinite(ell) && ell > 0, fmt::format("lengthscale ℓ must be positive, got {}", ell));
+  require(std::isfinite(ell) && ell > 0,
+          fmt::format("lengthscale ℓ must be positive, got {}", ell));
   require(std::isfinite(r) && r > 0, fmt::format("regularisation r must be positive, got {}", r));
   const auto order = sorted_order(x);
   const double r2 = r * r;
@@ -95,8 +96,7 @@ OrnsteinUhlenbeckPosterior::OrnsteinUhlenbeckPosterior(const Eigen::VectorXd& x,
   effective_dimension_ /= r2;
 }
 
-void OrnsteinUhlenbeckPosterior::mean_and_variance(const Eigen::VectorXd& xs,
-                                                   Eigen::VectorXd* mean,
+void OrnsteinUhlenbeckPosterior::mean_and_variance(const Eigen::VectorXd& xs, Eigen::VectorXd* mean,
                                                    Eigen::VectorXd* kd) const {
   const auto K = static_cast<std::ptrdiff_t>(t_.size());
   if (mean) mean->resize(xs.size());
@@ -170,8 +170,7 @@ Eigen::MatrixXd OrnsteinUhlenbeckPosterior::sample(const Eigen::VectorXd& xs, in
   };
   std::size_t i = 0, j = 0;
   while (i < t_.size() || j < order.size()) {
-    const bool take_training =
-        j == order.size() || (i < t_.size() && t_[i] <= extra[order[j]]);
+    const bool take_training = j == order.size() || (i < t_.size() && t_[i] <= extra[order[j]]);
     if (take_training) {
       const std::size_t k = node_at(t_[i]);
       ybar[k] = ybar_[i];
@@ -255,23 +254,22 @@ void add_ou_prior_draws(const Eigen::VectorXd& xs, double ell, double eta, Rng& 
   }
 }
 
-Draws sample_markov(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
-                    double eta) {
+Draws sample_markov(const Posterior& posterior, const Points& xs, int draws, Rng& rng, double eta) {
   const auto* engine = posterior.markov();
   if (engine == nullptr) {
-    throw InputError(fmt::format(
-        "the markov sampler needs the exponential kernel in 1-D (got {} in {}-D)",
-        posterior.kernel().name(), posterior.dim()));
+    throw InputError(
+        fmt::format("the markov sampler needs the exponential kernel in 1-D (got {} in {}-D)",
+                    posterior.kernel().name(), posterior.dim()));
   }
-  require(xs.cols() == 1, fmt::format("markov sampler: query points have {} columns, expected 1",
-                                      xs.cols()));
+  require(xs.cols() == 1,
+          fmt::format("markov sampler: query points have {} columns, expected 1", xs.cols()));
   require(std::isfinite(eta) && eta >= 0, fmt::format("η must be ≥ 0, got {}", eta));
   Draws d;
   d.values = engine->sample(xs.col(0), draws, rng, posterior.sigma());
   d.method = "markov";
-  d.detail = fmt::format(
-      "Kalman filter + backward sampling (OU state space), n = {} data, m = {} points", posterior.n(),
-      xs.rows());
+  d.detail =
+      fmt::format("Kalman filter + backward sampling (OU state space), n = {} data, m = {} points",
+                  posterior.n(), xs.rows());
   if (eta > 0) {
     // g ~ GP(0, η² k) is an independent prior OU draw: its own exact O(m) recursion.
     add_ou_prior_draws(xs.col(0), engine->lengthscale(), eta, rng, d.values);

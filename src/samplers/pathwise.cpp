@@ -28,7 +28,8 @@ struct LatticePlan {
 
 std::string axis_name(int a) { return fmt::format("x{}", a + 1); }
 
-LatticePlan plan_lattice(const Posterior& posterior, const Grid& grid, const PathwiseOptions& options) {
+LatticePlan plan_lattice(const Posterior& posterior, const Grid& grid,
+                         const PathwiseOptions& options) {
   LatticePlan plan;
   const int dim = grid.dim();
   const Points& x = posterior.X();
@@ -61,7 +62,8 @@ LatticePlan plan_lattice(const Posterior& posterior, const Grid& grid, const Pat
     }
     if (chosen == 0) {
       plan.reason = fmt::format(
-          "training covariates not on the grid lattice (covariate {} = {} on axis {} is {:.3g} grid "
+          "training covariates not on the grid lattice (covariate {} = {} on axis {} is {:.3g} "
+          "grid "
           "steps from the nearest node, and no refinement q ≤ {} of the grid step fits every "
           "covariate): pathwise would be approximate",
           worst_row + 1, x(worst_row, a), axis_name(a), worst_seen, options.max_refinement);
@@ -74,8 +76,8 @@ LatticePlan plan_lattice(const Posterior& posterior, const Grid& grid, const Pat
     for (Eigen::Index i = 0; i < x.rows(); ++i) {
       const double t = (x(i, a) - axis.lo) / h * static_cast<double>(chosen);
       if (!(std::abs(t) < 1e15)) {
-        plan.reason = fmt::format("training covariate {} is too far from the grid on axis {}", i + 1,
-                                  axis_name(a));
+        plan.reason = fmt::format("training covariate {} is too far from the grid on axis {}",
+                                  i + 1, axis_name(a));
         return plan;
       }
       const auto u = static_cast<long>(std::llround(t));
@@ -112,9 +114,15 @@ struct EmbeddingVerdict {
 using VerdictKey = std::tuple<int, double, std::vector<long>, std::vector<double>, double,
                               std::vector<double>, bool>;
 
-VerdictKey verdict_key(const Kernel& kernel, const Lattice& lattice, const EmbeddingOptions& options) {
-  return {static_cast<int>(kernel.family()), kernel.lengthscale(), lattice.counts,
-          lattice.steps, options.max_bytes, options.paddings, options.try_cutoff};
+VerdictKey verdict_key(const Kernel& kernel, const Lattice& lattice,
+                       const EmbeddingOptions& options) {
+  return {static_cast<int>(kernel.family()),
+          kernel.lengthscale(),
+          lattice.counts,
+          lattice.steps,
+          options.max_bytes,
+          options.paddings,
+          options.try_cutoff};
 }
 
 // The embedding found last (up to 2 GB), kept so that sample_pathwise right after
@@ -143,7 +151,8 @@ EmbeddingVerdict find_embedding(const Kernel& kernel, const Lattice& lattice,
   EmbeddingVerdict verdict;
   verdict.found = embedding.has_value();
   if (embedding) verdict.choice = embedding->attempt().choice;
-  for (const auto& a : attempts) verdict.attempts += (verdict.attempts.empty() ? "" : "; ") + a.describe();
+  for (const auto& a : attempts)
+    verdict.attempts += (verdict.attempts.empty() ? "" : "; ") + a.describe();
   if (embedding && CirculantEmbedding::bytes_needed(verdict.choice.torus) <= 2e9) {
     LastEmbedding& slot = last_embedding();
     std::lock_guard<std::mutex> lock(slot.mutex);
@@ -172,10 +181,12 @@ CirculantEmbedding take_embedding(const Kernel& kernel, const Lattice& lattice,
 }
 
 std::string static_reason(const Posterior& posterior, const Grid& grid, double eta) {
-  if (!(std::isfinite(eta) && eta >= 0.0)) return fmt::format("η must be finite and ≥ 0, got {}", eta);
+  if (!(std::isfinite(eta) && eta >= 0.0))
+    return fmt::format("η must be finite and ≥ 0, got {}", eta);
   if (grid.dim() != 1 && grid.dim() != 2) {
-    return fmt::format("circulant embedding is implemented for 1-D and 2-D grids, the grid has {} axes",
-                       grid.dim());
+    return fmt::format(
+        "circulant embedding is implemented for 1-D and 2-D grids, the grid has {} axes",
+        grid.dim());
   }
   if (posterior.dim() != grid.dim()) {
     return fmt::format("the grid has {} axes but the data have {} covariates", grid.dim(),
@@ -184,7 +195,8 @@ std::string static_reason(const Posterior& posterior, const Grid& grid, double e
   for (int a = 0; a < grid.dim(); ++a) {
     const GridAxis& axis = grid.axes()[static_cast<std::size_t>(a)];
     if (axis.count < 2 || !(axis.step() > 0.0)) {
-      return fmt::format("grid axis {} has a single point (no lattice step to embed)", axis_name(a));
+      return fmt::format("grid axis {} has a single point (no lattice step to embed)",
+                         axis_name(a));
     }
   }
   return "";
@@ -196,7 +208,8 @@ struct Setup {
   EmbeddingVerdict verdict;
 };
 
-Setup prepare(const Posterior& posterior, const Grid& grid, double eta, const PathwiseOptions& options) {
+Setup prepare(const Posterior& posterior, const Grid& grid, double eta,
+              const PathwiseOptions& options) {
   Setup s;
   s.reason = static_reason(posterior, grid, eta);
   if (!s.reason.empty()) return s;
@@ -219,9 +232,10 @@ std::string lattice_text(const LatticePlan& plan) {
     counts += (a ? "x" : "") + std::to_string(plan.lattice.counts[a]);
     q += (a ? "x" : "") + std::to_string(plan.refinement[a]);
   }
-  return fmt::format("lattice {} (grid step refined by {}), covariates on lattice nodes within "
-                     "{:.1e} steps",
-                     counts, q, plan.max_offset);
+  return fmt::format(
+      "lattice {} (grid step refined by {}), covariates on lattice nodes within "
+      "{:.1e} steps",
+      counts, q, plan.max_offset);
 }
 
 }  // namespace
@@ -245,10 +259,11 @@ Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, R
   const Setup setup = prepare(posterior, grid, eta, options);
   if (!setup.reason.empty()) throw InputError("pathwise sampler unavailable: " + setup.reason);
   const LatticePlan& plan = setup.plan;
-  CirculantEmbedding embedding = take_embedding(posterior.kernel(), plan.lattice, options.embedding,
-                                                setup.verdict.choice);
+  CirculantEmbedding embedding =
+      take_embedding(posterior.kernel(), plan.lattice, options.embedding, setup.verdict.choice);
   if (!embedding.nonnegative()) {  // a rebuild of a nonnegative verdict is deterministic
-    throw NumericalError("pathwise: embedding lost nonnegativity: " + embedding.attempt().describe());
+    throw NumericalError("pathwise: embedding lost nonnegativity: " +
+                         embedding.attempt().describe());
   }
 
   // Flat lattice index of each output grid point (grid order: first axis fastest).
@@ -259,7 +274,8 @@ Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, R
     const long n2 = grid.dim() > 1 ? grid.axes()[1].count : 1;
     const long l1 = plan.lattice.counts[0];
     const long q1 = plan.refinement[0], o1 = plan.offset[0];
-    const long q2 = grid.dim() > 1 ? plan.refinement[1] : 0, o2 = grid.dim() > 1 ? plan.offset[1] : 0;
+    const long q2 = grid.dim() > 1 ? plan.refinement[1] : 0,
+               o2 = grid.dim() > 1 ? plan.offset[1] : 0;
     for (long i2 = 0; i2 < n2; ++i2) {
       for (long i1 = 0; i1 < n1; ++i1) {
         grid_index[static_cast<std::size_t>(i2 * n1 + i1)] = (o1 + q1 * i1) + l1 * (o2 + q2 * i2);
@@ -286,7 +302,8 @@ Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, R
     const Eigen::VectorXd v = w - sigma * factor.solve(e);
     std::fill(weights_on_lattice.begin(), weights_on_lattice.end(), 0.0);
     for (Eigen::Index i = 0; i < n; ++i) {  // duplicates add up, as in k(G, X) v
-      weights_on_lattice[static_cast<std::size_t>(plan.x_index[static_cast<std::size_t>(i)])] += v[i];
+      weights_on_lattice[static_cast<std::size_t>(plan.x_index[static_cast<std::size_t>(i)])] +=
+          v[i];
     }
     embedding.apply_covariance_plus_draw(weights_on_lattice.data(), eta, rng, conv.data());
     for (long j = 0; j < m; ++j) {
@@ -295,14 +312,15 @@ Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, R
     }
   }
   out.method = "pathwise";
-  out.detail = fmt::format(
-      "Matheron's rule with exact prior draws by circulant embedding: {}; {}{}",
-      embedding.attempt().describe(), lattice_text(plan),
-      eta > 0.0 ? fmt::format("; η = {} noise drawn on the same embedding", eta) : "");
+  out.detail =
+      fmt::format("Matheron's rule with exact prior draws by circulant embedding: {}; {}{}",
+                  embedding.attempt().describe(), lattice_text(plan),
+                  eta > 0.0 ? fmt::format("; η = {} noise drawn on the same embedding", eta) : "");
   return out;
 }
 
-Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, Rng& rng, double eta) {
+Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
+                      double eta) {
   return sample_pathwise(posterior, grid, draws, rng, eta, PathwiseOptions{});
 }
 

@@ -23,8 +23,9 @@ std::string data_dir() { return gpdp::test::shared_dir() + "/data"; }
 // Levels per categorical column in adult_train.csv, counted with Python's csv module
 // (len(set(column))), independently of the library: 9+16+7+15+6+5+2+42 = 102.
 const std::map<std::string, int> kTrainLevels = {
-    {"workclass", 9}, {"education", 16}, {"marital_status", 7}, {"occupation", 15},
-    {"relationship", 6}, {"race", 5}, {"sex", 2}, {"native_country", 42}};
+    {"workclass", 9},   {"education", 16},     {"marital_status", 7},
+    {"occupation", 15}, {"relationship", 6},   {"race", 5},
+    {"sex", 2},         {"native_country", 42}};
 
 TEST(OpsAdult, PreparedDimensionsAndOneHotLevels) {
   const auto src = gpdp::ops::adult_source(data_dir());
@@ -67,13 +68,15 @@ TEST(OpsAdult, PreparedDimensionsAndOneHotLevels) {
 TEST(OpsAdult, ReproduceQuickWritesCsvAndFigure) {
   gpdp::test::TempDir tmp;
   ::setenv("GPDP_DATA_DIR", data_dir().c_str(), 1);
-  const auto r = gpdp::test::run_cli("reproduce ops-adult --quick --pairs 2 --out " + tmp.path().string());
+  const auto r =
+      gpdp::test::run_cli("reproduce ops-adult --quick --pairs 2 --out " + tmp.path().string());
   ::unsetenv("GPDP_DATA_DIR");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string csv = gpdp::test::read_text(tmp.file("ops-adult.csv"));
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "dataset,method,epsilon,delta,repeats,accuracy_mean,accuracy_se,max_rhat,min_ess");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 1 + 5 * 3);  // header, non-private, 5 methods × 3 ε
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'),
+            1 + 1 + 5 * 3);  // header, non-private, 5 methods × 3 ε
   EXPECT_NE(csv.find("adult,ops,10,0,2,"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(tmp.file("ops-adult.png")));
   EXPECT_TRUE(std::filesystem::exists(tmp.file("ops-adult.md")));
@@ -103,14 +106,16 @@ TEST(OpsAdult, AccuracyRisesWithEpsilonTowardsNonPrivate) {
   for (const Case& c : {Case{gpdp::ops::Method::objpert, {0.1, 1.0, 10.0}, 0.01},
                         Case{gpdp::ops::Method::ops, {0.03, 0.3, 10.0}, 0.06}}) {
     std::vector<double> acc;
-    for (const double eps : c.grid) acc.push_back(gpdp::ops::run_experiment(src, c.method, eps, m, repeats, 1, 0).accuracy_mean);
+    for (const double eps : c.grid)
+      acc.push_back(gpdp::ops::run_experiment(src, c.method, eps, m, repeats, 1, 0).accuracy_mean);
     const std::string name = gpdp::ops::to_string(c.method);
     EXPECT_GE(acc[1], acc[0] - 0.01) << name;
     EXPECT_GE(acc[2], acc[1] - 0.01) << name;
     EXPECT_GE(acc[2], acc[0] + 0.02) << name << ": " << acc[0] << " -> " << acc[2];
     EXPECT_GE(acc[2], nonprivate - c.gap) << name << " at eps = 10 vs non-private " << nonprivate;
     EXPECT_LE(acc[2], nonprivate + 0.01) << name;
-    std::printf("%s: %.4f %.4f %.4f (non-private %.4f)\n", name.c_str(), acc[0], acc[1], acc[2], nonprivate);
+    std::printf("%s: %.4f %.4f %.4f (non-private %.4f)\n", name.c_str(), acc[0], acc[1], acc[2],
+                nonprivate);
   }
 }
 

@@ -1,5 +1,5 @@
-// `gpdp reproduce ops-abalone --quick --pairs 2`: ≈ 3 s since the OPS sampler was made fast (was ~35 s);
-// kept in the slow suite beside the Adult runs (tests/slow/test_ops_adult.cpp).
+// `gpdp reproduce ops-abalone --quick --pairs 2`: ≈ 3 s since the OPS sampler was made fast (was
+// ~35 s); kept in the slow suite beside the Adult runs (tests/slow/test_ops_adult.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +15,8 @@ std::string data_dir() { return gpdp::test::shared_dir() + "/data"; }
 TEST(OpsCli, ReproduceQuickWritesCsvAndFigure) {
   gpdp::test::TempDir tmp;
   ::setenv("GPDP_DATA_DIR", data_dir().c_str(), 1);
-  const auto r = gpdp::test::run_cli("reproduce ops-abalone --quick --pairs 2 --out " + tmp.path().string());
+  const auto r =
+      gpdp::test::run_cli("reproduce ops-abalone --quick --pairs 2 --out " + tmp.path().string());
   ::unsetenv("GPDP_DATA_DIR");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string csv = gpdp::test::read_text(tmp.file("ops-abalone.csv"));

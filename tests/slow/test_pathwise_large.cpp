@@ -23,7 +23,8 @@ Posterior posterior_on_nodes(const Kernel& k, const Grid& grid, long n, double r
   Points x(n, grid.dim());
   Eigen::VectorXd y(n);
   for (long i = 0; i < n; ++i) {
-    x.row(i) = pts.row(static_cast<Eigen::Index>(rng.next_u64() % static_cast<std::uint64_t>(grid.size())));
+    x.row(i) = pts.row(
+        static_cast<Eigen::Index>(rng.next_u64() % static_cast<std::uint64_t>(grid.size())));
     y[i] = std::sin(5.0 * x(i, 0)) * std::cos(3.0 * x(i, 1)) + 0.2 * rng.standard_normal();
   }
   return Posterior(k, x, y, {r, sigma});
@@ -41,7 +42,8 @@ TEST(PathwiseLarge, PosteriorLaw16x16CutOff) {
   const auto fit = test::check_gaussian(draws.values, mean, cov);
   EXPECT_GT(fit.chi2_p, 1e-4);
   EXPECT_GT(fit.ks_min_p, 1e-4);
-  const Eigen::MatrixXd u = Eigen::LLT<Eigen::MatrixXd>(cov).matrixL().solve(draws.values.colwise() - mean);
+  const Eigen::MatrixXd u =
+      Eigen::LLT<Eigen::MatrixXd>(cov).matrixL().solve(draws.values.colwise() - mean);
   const double n = static_cast<double>(draws.values.cols());
   EXPECT_LT((u.rowwise().mean() * std::sqrt(n)).cwiseAbs().maxCoeff(), 6.0);
   const Eigen::MatrixXd s = u * u.transpose() / n;

@@ -29,8 +29,9 @@ TEST(PrivacySoundnessLarge, ExactDivergenceNeverExceedsTheBound) {
           continue;
         }
         ASSERT_LE(exact, curve(alpha) * (1 + 1e-9) + 1e-10)
-            << "seed " << seed << " case " << i << " " << m.kernel->name() << " " << to_string(m.lemma)
-            << " n=" << m.n << " r=" << m.r << " sigma=" << m.sigma << " eta=" << m.eta;
+            << "seed " << seed << " case " << i << " " << m.kernel->name() << " "
+            << to_string(m.lemma) << " n=" << m.n << " r=" << m.r << " sigma=" << m.sigma
+            << " eta=" << m.eta;
       }
     }
   }
@@ -46,6 +47,7 @@ TEST(PrivacySoundnessLarge, LongAuditFindsNoViolationOfThePaperLemmas) {
     s.max_evals = 400;
     s.seed = 100 + static_cast<std::uint64_t>(i);
     const auto rep = audit(c.mechanism, s);
-    EXPECT_FALSE(rep.violation) << c.mechanism.kernel->name() << " " << to_string(c.mechanism.lemma);
+    EXPECT_FALSE(rep.violation) << c.mechanism.kernel->name() << " "
+                                << to_string(c.mechanism.lemma);
   }
 }

@@ -46,13 +46,14 @@ inline double chi2_binned_pvalue(const std::vector<double>& d2, double dof, int 
   for (int b = 1; b < bins; ++b) edges.push_back(boost::math::quantile(dist, double(b) / bins));
   std::vector<double> counts(static_cast<std::size_t>(bins), 0.0);
   for (const double v : d2) {
-    counts[static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin())] += 1;
+    counts[static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), v) -
+                                    edges.begin())] += 1;
   }
   const double expected = static_cast<double>(d2.size()) / bins;
   double stat = 0.0;
   for (const double c : counts) stat += (c - expected) * (c - expected) / expected;
-  return boost::math::cdf(boost::math::complement(
-      boost::math::chi_squared_distribution<double>(bins - 1), stat));
+  return boost::math::cdf(
+      boost::math::complement(boost::math::chi_squared_distribution<double>(bins - 1), stat));
 }
 
 struct GaussianFit {
@@ -103,15 +104,15 @@ inline GaussianFit check_gaussian(const Eigen::MatrixXd& values, const Eigen::Ve
 }
 
 // The analytic law of f_D + g on xs straight from SPEC §1 (explicit inverse; small n only):
-// mean k_X(xs)ᵀ (K + r²I)⁻¹ y, covariance σ² (k(xs,xs) − k_X(xs)ᵀ (K + r²I)⁻¹ k_X(xs)) + η² k(xs,xs).
+// mean k_X(xs)ᵀ (K + r²I)⁻¹ y, covariance σ² (k(xs,xs) − k_X(xs)ᵀ (K + r²I)⁻¹ k_X(xs)) + η²
+// k(xs,xs).
 struct AnalyticLaw {
   Eigen::VectorXd mean;
   Eigen::MatrixXd cov;
 };
 inline AnalyticLaw analytic_law(const Kernel& k, const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
                                 double r, double sigma, double eta, const Eigen::MatrixXd& xs) {
-  const Eigen::MatrixXd kreg =
-      k.gram(X) + r * r * Eigen::MatrixXd::Identity(X.rows(), X.rows());
+  const Eigen::MatrixXd kreg = k.gram(X) + r * r * Eigen::MatrixXd::Identity(X.rows(), X.rows());
   const Eigen::MatrixXd inv = kreg.inverse();
   const Eigen::MatrixXd ks = k.cross(xs, X);
   AnalyticLaw law;

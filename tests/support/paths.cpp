@@ -19,8 +19,8 @@ std::string shared_dir() {
 
 TempDir::TempDir() {
   std::random_device rd;
-  path_ = std::filesystem::temp_directory_path() / ("gpdp-test-" + std::to_string(rd()) + "-" +
-                                                    std::to_string(rd()));
+  path_ = std::filesystem::temp_directory_path() /
+          ("gpdp-test-" + std::to_string(rd()) + "-" + std::to_string(rd()));
   std::filesystem::create_directories(path_);
 }
 

@@ -30,15 +30,46 @@ inline PrivacyCase random_privacy_case(Rng& rng, int max_n = 5) {
   const double ell = log_uniform(rng, 0.1, 2.0);
   m.dim = 1;
   switch (setting) {
-    case 0: m.kernel = Kernel::exponential(ell); m.lemma = SensitivityLemma::B7; break;
-    case 1: m.kernel = Kernel::exponential(ell); m.dim = 2; m.lemma = SensitivityLemma::B1; break;
-    case 2: m.kernel = Kernel::squared_exponential(std::max(ell, 0.3)); m.lemma = SensitivityLemma::B1; break;
-    case 3: m.kernel = Kernel::matern32(ell); m.dim = 2; m.lemma = SensitivityLemma::B1; break;
-    case 4: m.kernel = Kernel::matern52(std::max(ell, 0.2)); m.lemma = SensitivityLemma::B8; break;
-    case 5: m.kernel = Kernel::constant(); m.dim = 2; m.lemma = SensitivityLemma::B4; break;
-    case 6: m.kernel = Kernel::diagonal(); m.dim = 2; m.lemma = SensitivityLemma::B5; break;
-    case 7: m.kernel = Kernel::exponential(ell); m.lemma = SensitivityLemma::B8; break;
-    default: m.kernel = Kernel::diagonal(); m.lemma = SensitivityLemma::B1; break;
+    case 0:
+      m.kernel = Kernel::exponential(ell);
+      m.lemma = SensitivityLemma::B7;
+      break;
+    case 1:
+      m.kernel = Kernel::exponential(ell);
+      m.dim = 2;
+      m.lemma = SensitivityLemma::B1;
+      break;
+    case 2:
+      m.kernel = Kernel::squared_exponential(std::max(ell, 0.3));
+      m.lemma = SensitivityLemma::B1;
+      break;
+    case 3:
+      m.kernel = Kernel::matern32(ell);
+      m.dim = 2;
+      m.lemma = SensitivityLemma::B1;
+      break;
+    case 4:
+      m.kernel = Kernel::matern52(std::max(ell, 0.2));
+      m.lemma = SensitivityLemma::B8;
+      break;
+    case 5:
+      m.kernel = Kernel::constant();
+      m.dim = 2;
+      m.lemma = SensitivityLemma::B4;
+      break;
+    case 6:
+      m.kernel = Kernel::diagonal();
+      m.dim = 2;
+      m.lemma = SensitivityLemma::B5;
+      break;
+    case 7:
+      m.kernel = Kernel::exponential(ell);
+      m.lemma = SensitivityLemma::B8;
+      break;
+    default:
+      m.kernel = Kernel::diagonal();
+      m.lemma = SensitivityLemma::B1;
+      break;
   }
   m.n = 1 + static_cast<long>(rng.uniform01() * max_n);
   m.r = log_uniform(rng, 0.05, 5.0);
@@ -94,7 +125,8 @@ inline PrivacyCase random_privacy_case(Rng& rng, int max_n = 5) {
   if (m.lemma == SensitivityLemma::B8) {  // y = f*(x), f* = Σ c_j k(·, z_j), ‖f*‖_H = B
     Points z(3, m.dim);
     for (Eigen::Index j = 0; j < 3; ++j) point(z, j);
-    Eigen::VectorXd coef = Eigen::VectorXd::NullaryExpr(3, [&] { return 2.0 * rng.uniform01() - 1.0; });
+    Eigen::VectorXd coef =
+        Eigen::VectorXd::NullaryExpr(3, [&] { return 2.0 * rng.uniform01() - 1.0; });
     const double norm2 = coef.dot(m.kernel->gram(z) * coef);
     coef *= norm2 > 0 ? m.rkhs_norm / std::sqrt(norm2) : 0.0;
     p.y = m.kernel->cross(p.X, z) * coef;
@@ -105,7 +137,8 @@ inline PrivacyCase random_privacy_case(Rng& rng, int max_n = 5) {
   Eigen::Index at = 0;
   p.test.row(at++) = p.X.row(n - 1);
   if (!c.same_covariates) p.test.row(at++) = p.Xp.row(n - 1);
-  if (n > 1 && rng.uniform01() < 0.3 && far_enough(p.test, at, p.X.row(0))) p.test.row(at++) = p.X.row(0);
+  if (n > 1 && rng.uniform01() < 0.3 && far_enough(p.test, at, p.X.row(0)))
+    p.test.row(at++) = p.X.row(0);
   Points candidate(1, m.dim);
   for (int i = 0, tries = 0; i < extra && tries < 100; ++tries) {
     point(candidate, 0);

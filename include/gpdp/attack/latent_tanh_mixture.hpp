@@ -39,10 +39,10 @@ class LatentDensity {
 };
 
 struct LatentFitOptions {
-  int nodes = 48;              // Gauss–Hermite points per component
-  int bins = 128;              // the sample is rounded to this many equal bins over its range
-  int max_evaluations = 600;   // for the best start's final run (others get 150)
-  double s_min = 0.0;          // lower bound on s; 0 = one bin width
+  int nodes = 48;             // Gauss–Hermite points per component
+  int bins = 128;             // the sample is rounded to this many equal bins over its range
+  int max_evaluations = 600;  // for the best start's final run (others get 150)
+  double s_min = 0.0;         // lower bound on s; 0 = one bin width
 };
 
 // Maximum likelihood over (ω, m, τ, s) by NLopt's BOBYQA: four deterministic starts get a short

@@ -11,10 +11,10 @@ namespace gpdp::experiments {
 
 // One synthetic problem: the latent field on the evaluation grid and a data set drawn from it.
 struct ExcursionPair {
-  Points X;                  // n x d covariates, uniform on [0,1]^d
-  Eigen::VectorXd y;         // n responses, |y| ≤ 1 = M_Y by construction
-  Eigen::VectorXd field;     // the (attenuated) latent signal on the evaluation grid
-  Eigen::VectorXd truth;     // s*(x) = 1{field(x) ≥ t} on the grid (t = 0)
+  Points X;               // n x d covariates, uniform on [0,1]^d
+  Eigen::VectorXd y;      // n responses, |y| ≤ 1 = M_Y by construction
+  Eigen::VectorXd field;  // the (attenuated) latent signal on the evaluation grid
+  Eigen::VectorXd truth;  // s*(x) = 1{field(x) ≥ t} on the grid (t = 0)
 };
 
 // NSR = M_ξ / (1 − M_ξ)  ⇔  M_ξ = NSR / (1 + NSR).
@@ -36,13 +36,13 @@ ExcursionPair generate_field_1d(const Field1dSpec& spec, const Grid& grid, Rng& 
 struct Plume2dSpec {
   long n = 400;
   double nsr = 1.0;
-  int plumes = 2;               // K
-  double quantile = 0.65;       // share of grid values of h below b_h
-  double width_min = 0.08;      // w_{j,i} ~ U[width_min, width_max]
+  int plumes = 2;           // K
+  double quantile = 0.65;   // share of grid values of h below b_h
+  double width_min = 0.08;  // w_{j,i} ~ U[width_min, width_max]
   double width_max = 0.30;
-  double amplitude_min = 0.5;   // a_j ~ U[amplitude_min, amplitude_max]
+  double amplitude_min = 0.5;  // a_j ~ U[amplitude_min, amplitude_max]
   double amplitude_max = 1.5;
-  double steepness = 12.0;      // γ, in units of 1 / (max h − min h) on the grid
+  double steepness = 12.0;  // γ, in units of 1 / (max h − min h) on the grid
 };
 ExcursionPair generate_plume_2d(const Plume2dSpec& spec, const Grid& grid, Rng& rng);
 

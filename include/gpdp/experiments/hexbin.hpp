@@ -33,7 +33,8 @@ struct HexbinResult {
 };
 
 // xy: n x 2 coordinates; values: n.
-HexbinResult hexbin(const Eigen::MatrixXd& xy, const Eigen::VectorXd& values, const HexLattice& lattice);
+HexbinResult hexbin(const Eigen::MatrixXd& xy, const Eigen::VectorXd& values,
+                    const HexLattice& lattice);
 
 // Coordinates scaled to [0,1]² by the box's longer side (isotropic: distances keep their ratios):
 // u = (x − x_lo)/s, v = (y − y_lo)/s, s = max(width, height) of the box.

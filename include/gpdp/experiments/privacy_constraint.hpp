@@ -11,9 +11,9 @@
 namespace gpdp::experiments {
 
 struct ExcursionPrivacy {
-  long n = 100;          // size of the private data set
-  int dim = 1;           // 1: Lemma B.7; 2: Lemma B.1
-  int paths = 1;         // L
+  long n = 100;   // size of the private data set
+  int dim = 1;    // 1: Lemma B.7; 2: Lemma B.1
+  int paths = 1;  // L
   double delta = 0.005;
   double M_Y = 1.0;
   privacy::Conversion conversion = privacy::Conversion::Mironov;

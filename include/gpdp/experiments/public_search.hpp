@@ -14,7 +14,7 @@
 namespace gpdp::experiments {
 
 struct PublicSearchSpec {
-  double threshold = 0.0;       // t of the excursion set {f ≥ t}
+  double threshold = 0.0;        // t of the excursion set {f ≥ t}
   double target_epsilon = 10.0;  // ε₀ (strict: ε_L(θ_priv) < ε₀)
   ExcursionPrivacy privacy;      // n (private size), dim, L, δ, conversion
   SearchGrid grid;               // coarse grid; empty axes: default_search_grid(dim)

@@ -21,7 +21,8 @@ class RidgeCholesky {
   void refit(const Kernel& kernel, const PairwiseDistances& distances);
 
   // μ_D and k_D on xs at ridge r (σ = 1) for responses y.
-  void posterior(double r, const Eigen::VectorXd& y, Eigen::VectorXd& mean, Eigen::VectorXd& variance);
+  void posterior(double r, const Eigen::VectorXd& y, Eigen::VectorXd& mean,
+                 Eigen::VectorXd& variance);
   // z₁ = (μ_D − t)/√k_D, as SpectralPosterior::excursion_z.
   Eigen::VectorXd excursion_z(double r, const Eigen::VectorXd& y, double threshold);
   // After posterior(r, …): the posterior covariance k_D(xs, xs) = prior − V Vᵀ at that r, given the

@@ -14,7 +14,8 @@
 //            a Cholesky of K + r²I and an n x m solve otherwise;
 //   Spectral one eigendecomposition per ℓ (spectral_posterior.hpp) serving every r: O(n³ + m n²)
 //            per ℓ and O(m n) per r.
-//   Hybrid   for an ℓ with ≥ 3 r, one tridiagonal reduction (tridiagonal_posterior.hpp, O(n³ + m n²)
+//   Hybrid   for an ℓ with ≥ 3 r, one tridiagonal reduction (tridiagonal_posterior.hpp, O(n³ + m
+//   n²)
 //            per ℓ and O(m n) per r, cheaper per ℓ than Spectral); for fewer r, one Cholesky per
 //            (ℓ, r) on the same precomputed distances (ridge_cholesky.hpp, O(n³/3 + m n²) each).
 // Auto = Direct in 1-D (Markov) and Hybrid otherwise.
@@ -136,9 +137,10 @@ class HyperparameterSearch {
     auto operator<=>(const Key&) const = default;
   };
   static Key key(const Theta& t);
-  // Evaluates the θ not cached yet; passes `speculative` and `keep` to ExcursionObjective::evaluate.
-  void ensure(const std::vector<Theta>& thetas, const std::vector<std::pair<double, double>>& speculative = {},
-              bool keep = false);
+  // Evaluates the θ not cached yet; passes `speculative` and `keep` to
+  // ExcursionObjective::evaluate.
+  void ensure(const std::vector<Theta>& thetas,
+              const std::vector<std::pair<double, double>>& speculative = {}, bool keep = false);
 
   const ExcursionObjective& objective_;
   SearchSpec spec_;

@@ -13,8 +13,9 @@
 // ε_mach‖K‖/r² relative: at most ~1e-9 for n = 400 (‖K‖ ≤ n) and r ≥ 0.01, and the Cholesky route's
 // own rounding is of the same order (same system, condition number ≤ 1 + ‖K‖/r²). Tested to 1e-10
 // absolute against Posterior. λ_j + r² ≤ 0 (only if rounding made λ_j < −r²) is a NumericalError.
-#include <Eigen/Core>
 #include <lapacke.h>
+
+#include <Eigen/Core>
 
 #include "gpdp/kernel.hpp"
 
@@ -26,7 +27,8 @@ struct PairwiseDistances {
   PairwiseDistances(const Points& X, const Points& xs);
   // K = k(train) and K(xs, X) = k(cross) for an isotropic kernel. The exponential kernel is
   // evaluated with exp_scaled (vector_exp.hpp: agrees with Kernel to a few ulp).
-  void kernel_matrices(const Kernel& kernel, Eigen::MatrixXd& gram, Eigen::MatrixXd& gram_cross) const;
+  void kernel_matrices(const Kernel& kernel, Eigen::MatrixXd& gram,
+                       Eigen::MatrixXd& gram_cross) const;
   Eigen::MatrixXd train;  // n x n
   Eigen::MatrixXd cross;  // m x n
 };
@@ -34,11 +36,14 @@ struct PairwiseDistances {
 class SpectralPosterior {
  public:
   // K = kernel.gram(X); evaluation points xs (m x d).
-  SpectralPosterior(const Kernel& kernel, const Points& X, const Eigen::VectorXd& y, const Points& xs);
+  SpectralPosterior(const Kernel& kernel, const Points& X, const Eigen::VectorXd& y,
+                    const Points& xs);
   // The same from precomputed distances (every gpdp kernel is a function of ‖x − x'‖).
-  SpectralPosterior(const Kernel& kernel, const PairwiseDistances& distances, const Eigen::VectorXd& y);
+  SpectralPosterior(const Kernel& kernel, const PairwiseDistances& distances,
+                    const Eigen::VectorXd& y);
   // Re-fits for another kernel (e.g. the next ℓ) on the same distances, reusing this object's
-  // storage (a search fits dozens of ℓ per data set; fresh 5 MB buffers each time cost page faults).
+  // storage (a search fits dozens of ℓ per data set; fresh 5 MB buffers each time cost page
+  // faults).
   void refit(const Kernel& kernel, const PairwiseDistances& distances, const Eigen::VectorXd& y);
 
   Eigen::Index n() const { return lambda_.size(); }
@@ -58,13 +63,13 @@ class SpectralPosterior {
   void decompose(const Eigen::VectorXd& y, double prior_var);
   Eigen::VectorXd inverse_shifted(double r) const;  // 1/(λ + r²), checked > 0
   Eigen::VectorXd lambda_;
-  Eigen::VectorXd uty_;         // Uᵀ y
-  Eigen::VectorXd prior_var_;   // k(x_i, x_i)
-  Eigen::MatrixXd a_;           // K(xs, X) U
-  Eigen::MatrixXd a2_;          // A ∘ A
-  Eigen::MatrixXd u_;           // K, then U (n x n)
-  Eigen::MatrixXd k_cross_;     // K(xs, X)
-  Eigen::VectorXd work_;        // dsyevd workspaces
+  Eigen::VectorXd uty_;        // Uᵀ y
+  Eigen::VectorXd prior_var_;  // k(x_i, x_i)
+  Eigen::MatrixXd a_;          // K(xs, X) U
+  Eigen::MatrixXd a2_;         // A ∘ A
+  Eigen::MatrixXd u_;          // K, then U (n x n)
+  Eigen::MatrixXd k_cross_;    // K(xs, X)
+  Eigen::VectorXd work_;       // dsyevd workspaces
   Eigen::Matrix<lapack_int, Eigen::Dynamic, 1> iwork_;
 };
 

@@ -4,7 +4,8 @@
 //   K = Q T Qᵀ (LAPACK dsytrd: Householder Q, T symmetric tridiagonal), B = K(xs, X) Q (dormtr),
 // and for each r the LDLᵀ factorisation T + r² I = L D Lᵀ (L unit lower bidiagonal, O(n)):
 //   μ_D(x_i)     = B_i (T + r² I)⁻¹ Qᵀ y
-//   k_D(x_i,x_i) = k(x_i, x_i) − Σ_j w_ij² / D_j,  w_i = L⁻¹ B_iᵀ (one forward sweep over B's columns)
+//   k_D(x_i,x_i) = k(x_i, x_i) − Σ_j w_ij² / D_j,  w_i = L⁻¹ B_iᵀ (one forward sweep over B's
+//   columns)
 // because (K + r² I)⁻¹ = Q (T + r² I)⁻¹ Qᵀ. Exact algebra, no truncation. Costs for n = 400,
 // m = 1600 on one core (bench_utility, with the kernel matrices): ≈ 25 ms per ℓ and ≈ 0.3 ms per
 // r, against ≈ 30 ms per ℓ for dsyevd + A = K(xs, X) U (SpectralPosterior).
@@ -38,8 +39,8 @@ class TridiagonalPosterior {
 
  private:
   struct Ldl {
-    Eigen::VectorXd pivots;      // D_j
-    Eigen::VectorXd multipliers; // l_j = L(j+1, j)
+    Eigen::VectorXd pivots;       // D_j
+    Eigen::VectorXd multipliers;  // l_j = L(j+1, j)
   };
   Ldl factor(double r) const;
   Eigen::VectorXd solve(const Ldl& f) const;  // (T + r² I)⁻¹ Qᵀ y
@@ -52,7 +53,7 @@ class TridiagonalPosterior {
   Eigen::VectorXd qty_;             // Qᵀ y
   Eigen::MatrixXd reflectors_;      // K, then dsytrd's Householder vectors (n x n)
   Eigen::VectorXd tau_;
-  Eigen::MatrixXd b_;               // K(xs, X), then K(xs, X) Q (m x n)
+  Eigen::MatrixXd b_;  // K(xs, X), then K(xs, X) Q (m x n)
   Eigen::VectorXd work_;
   double prior_var_ = 0.0;
 };

@@ -5,7 +5,8 @@
 //   3. on the validation population: C maximising mean IoU of {p_D ≥ C} at θ*, and the vote
 //      cutoff c maximising the mean IoU of the L-path release at θ_priv;
 //   4. on the population: d_eff, BCE, IoU of {p_D ≥ C} at θ*, and B Monte-Carlo private releases
-//      (L paths each, drawn by gpdp::sample, optionally smoothed, then voted: release.hpp) at θ_priv.
+//      (L paths each, drawn by gpdp::sample, optionally smoothed, then voted: release.hpp) at
+//      θ_priv.
 // Seeded throughout (an experiment, not a release). Pair j always uses the streams derived from
 // (seed, j), so results do not depend on the thread count.
 #include <Eigen/Core>
@@ -24,12 +25,12 @@
 namespace gpdp::experiments {
 
 struct StudySpec {
-  std::string label;                 // e.g. "NSR = 1.00, n = 100"
-  int dim = 1;                       // 1: Field1dSpec, 2: Plume2dSpec
+  std::string label;  // e.g. "NSR = 1.00, n = 100"
+  int dim = 1;        // 1: Field1dSpec, 2: Plume2dSpec
   Field1dSpec field1d;
   Plume2dSpec field2d;
   Grid grid = Grid::parse("0:1:800");
-  long pairs = 1000;                 // N
+  long pairs = 1000;  // N
   long validation_pairs = 1000;
   std::uint64_t seed = 20260616;
   SearchSpec search;
@@ -39,7 +40,7 @@ struct StudySpec {
   double smoothing_bandwidth = 0.0;  // 2-D post-processing filter (grid units of [0,1]); 0 = none
   std::vector<double> probability_cutoffs;  // C candidates; empty = 0.05, 0.10, …, 0.95
   int threads = 0;
-  int keep_examples = 0;             // keep fields of the first k pairs for figures
+  int keep_examples = 0;  // keep fields of the first k pairs for figures
   SamplerMethod sampler = SamplerMethod::Auto;
   PosteriorRoute search_route = PosteriorRoute::Auto;  // how the search computes p_D (search.hpp)
 };
@@ -49,9 +50,9 @@ struct PairOutcome {
   double d_eff_private = 0.0;
   double bce_unconstrained = 0.0;
   double bce_private = 0.0;
-  double iou_unconstrained = 0.0;     // {p_D ≥ C} at θ*
-  double iou_release_mean = 0.0;      // mean over B releases at θ_priv
-  double iou_release_sd = 0.0;        // SD over B releases (B − 1 denominator)
+  double iou_unconstrained = 0.0;  // {p_D ≥ C} at θ*
+  double iou_release_mean = 0.0;   // mean over B releases at θ_priv
+  double iou_release_sd = 0.0;     // SD over B releases (B − 1 denominator)
   double relative_bce_increase() const { return bce_private / bce_unconstrained - 1.0; }
   double relative_iou_gap() const { return 1.0 - iou_release_mean / iou_unconstrained; }
 };
@@ -74,16 +75,17 @@ struct StudyResult {
   double validation_iou_c = 0.0;
   std::vector<PairOutcome> pairs;
   std::vector<StudyExample> examples;
-  long distinct_thetas = 0;      // θ evaluated over the whole population (both searches)
-  long distinct_posteriors = 0;  // distinct (ℓ, r) among them: posteriors fitted per pair
+  long distinct_thetas = 0;          // θ evaluated over the whole population (both searches)
+  long distinct_posteriors = 0;      // distinct (ℓ, r) among them: posteriors fitted per pair
   double reductions_per_pair = 0.0;  // search work done (ExcursionObjective counters):
-                                              // reductions serving every r (eigen or tridiagonal)
+                                     // reductions serving every r (eigen or tridiagonal)
   double cholesky_per_pair = 0.0;
   std::string sampler_method;
   double seconds_generate = 0, seconds_search = 0, seconds_validation = 0, seconds_release = 0;
 };
 
-StudyResult run_study(const StudySpec& spec, const std::function<void(const std::string&)>& progress = {});
+StudyResult run_study(const StudySpec& spec,
+                      const std::function<void(const std::string&)>& progress = {});
 
 // Median and interquartile range (linear interpolation between order statistics).
 struct Quartiles {

@@ -11,7 +11,8 @@
 
 namespace gpdp::experiments {
 
-std::string utility_table_markdown(const std::vector<StudyResult>& results, const std::string& header);
+std::string utility_table_markdown(const std::vector<StudyResult>& results,
+                                   const std::string& header);
 // Long form: one row per setting, median/q1/q3 columns for each per-pair quantity.
 std::string utility_table_csv(const std::vector<StudyResult>& results);
 

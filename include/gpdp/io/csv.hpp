@@ -7,7 +7,7 @@
 namespace gpdp::io {
 
 struct CsvTable {
-  std::string source;                         // file name (for messages)
+  std::string source;  // file name (for messages)
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;  // rows[i] has header.size() fields
   std::vector<std::size_t> line_numbers;       // 1-based line of rows[i] in the source

@@ -15,9 +15,9 @@ struct Guarantee {
 // ---- One Posterior Sample ------------------------------------------------------------------
 // How ε of an exact (ρ = 1) posterior draw is computed.
 enum class OpsCalibration {
-  four_b,       // Theorem 1 [S]: 4B with B = sup|ℓ| (paper's default)
-  four_lr,      // Lipschitz variant [S/D]: 4LR (L = gradient bound, R = ball radius)
-  two_delta,    // exponential mechanism with the tight sensitivity Δ [D] (ours, not the paper's)
+  four_b,     // Theorem 1 [S]: 4B with B = sup|ℓ| (paper's default)
+  four_lr,    // Lipschitz variant [S/D]: 4LR (L = gradient bound, R = ball radius)
+  two_delta,  // exponential mechanism with the tight sensitivity Δ [D] (ours, not the paper's)
 };
 OpsCalibration parse_ops_calibration(const std::string& name);  // "4B" | "4LR" | "2Delta"
 std::string to_string(OpsCalibration c);

@@ -27,11 +27,11 @@ struct StepSchedule {
 };
 
 struct SgldOptions {
-  Eigen::Index tau = 0;   // minibatch size (0: ⌊√N⌋)
-  long iterations = 0;    // plain SGLD only
+  Eigen::Index tau = 0;  // minibatch size (0: ⌊√N⌋)
+  long iterations = 0;   // plain SGLD only
   StepSchedule steps;
-  double prior_sd = 1.0;  // Gaussian prior N(0, sd² I) (its gradient; data-free)
-  bool project = true;    // project onto the model's ball after each step
+  double prior_sd = 1.0;      // Gaussian prior N(0, sd² I) (its gradient; data-free)
+  bool project = true;        // project onto the model's ball after each step
   double average_from = 0.5;  // iterate average over the last (1 − average_from) of the run
 };
 
@@ -53,11 +53,11 @@ SgldRun sgld(const BoundedLikelihoodModel& model, const Eigen::VectorXd& init,
              const SgldOptions& options, Rng& rng);
 
 struct DpSgldOptions {
-  SgldOptions sgld;           // .iterations is derived from the passes
+  SgldOptions sgld;  // .iterations is derived from the passes
   double delta = 1e-5;
-  double passes = 0.0;        // T (0: max(ceil(T_min), min_passes))
+  double passes = 0.0;  // T (0: max(ceil(T_min), min_passes))
   double min_passes = 1.0;
-  double constant = 128.0;    // α's constant ([C] 128; [D] 64 suffices)
+  double constant = 128.0;  // α's constant ([C] 128; [D] 64 suffices)
   // Step size η_0 = step_scale / N unless sgld.steps.eta0 > 0; t0 = K/10; gamma = 1.
   double step_scale = 1.0;
 };
@@ -72,8 +72,8 @@ struct DpSgldRelease {
 };
 
 // Algorithm 2. Throws PrivacyError if the chosen passes violate T ≥ ε²N/(32τ log(2/δ)).
-DpSgldRelease dp_sgld(const BoundedLikelihoodModel& model, double epsilon, const Eigen::VectorXd& init,
-                      const DpSgldOptions& options, Rng& rng);
+DpSgldRelease dp_sgld(const BoundedLikelihoodModel& model, double epsilon,
+                      const Eigen::VectorXd& init, const DpSgldOptions& options, Rng& rng);
 
 // Hybrid (spec §3.8): θ_1 by OPS with ε·split, then DP-SGLD with (ε·(1 − split), δ): (ε, δ)-DP by
 // adaptive composition (nominal, as OPS's part is).

@@ -20,14 +20,15 @@ std::string to_string(Method m);
 bool is_pure(Method m);  // ε-DP (δ = 0): ops, objpert, outpert
 
 struct MethodOptions {
-  double radius = 2.0;       // R of the parameter ball (OPS, DP-SGLD, hybrid)
-  double lambda = 1e-3;      // Λ of ObjPert / OutPert
+  double radius = 2.0;   // R of the parameter ball (OPS, DP-SGLD, hybrid)
+  double lambda = 1e-3;  // Λ of ObjPert / OutPert
   double nonprivate_lambda = 1e-6;
-  double hybrid_split = 0.5;  // fraction of ε spent on the OPS initialisation
-  OpsOptions ops;             // calibration, prior_sd, HMC
-  DpSgldOptions dpsgld;       // δ, passes, constant, steps
+  double hybrid_split = 0.5;   // fraction of ε spent on the OPS initialisation
+  OpsOptions ops;              // calibration, prior_sd, HMC
+  DpSgldOptions dpsgld;        // δ, passes, constant, steps
   bool dpsgld_average = true;  // predict with the iterate average (post-processing) or last iterate
-  bool validation = false;     // evaluate on 20 % of the training rows (validation_split), not the test rows
+  bool validation =
+      false;  // evaluate on 20 % of the training rows (validation_split), not the test rows
 };
 
 struct RepeatOutcome {

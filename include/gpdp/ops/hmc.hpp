@@ -10,9 +10,9 @@
 // than plain rejection when the mass sits at the wall (small ε, small R).
 //
 // Preconditioning: the mass matrix is a Laplace approximation of the restricted target at its mode
-// (boundary_metric), i.e. the chain runs in whitened coordinates u with θ = m + U⁻¹u, A = UᵀU. This metric depends on the data,
-// which does not affect privacy: only the final state is released and the chain's invariant law is
-// the tempered posterior whatever the metric.
+// (boundary_metric), i.e. the chain runs in whitened coordinates u with θ = m + U⁻¹u, A = UᵀU. This
+// metric depends on the data, which does not affect privacy: only the final state is released and
+// the chain's invariant law is the tempered posterior whatever the metric.
 #include <Eigen/Core>
 #include <vector>
 
@@ -24,8 +24,8 @@ namespace gpdp::ops {
 
 struct HmcOptions {
   int chains = 4;
-  int warmup = 200;          // adaptation iterations per chain (discarded)
-  int samples = 200;         // kept iterations per chain (for diagnostics)
+  int warmup = 200;   // adaptation iterations per chain (discarded)
+  int samples = 200;  // kept iterations per chain (for diagnostics)
   // Trajectory: integration time T = integration_time × U(0.6, 1.4) in whitened units, covered by
   // ⌈T/ε⌉ ≤ leapfrog_steps steps. The default 3 is close to π, half a period of the standard
   // Gaussian the whitened target resembles (successive draws nearly antithetic); randomised so
@@ -41,12 +41,13 @@ struct HmcRun {
   std::vector<Eigen::VectorXd> final_state;  // per chain
   std::vector<double> accept_rate;           // per chain, after warm-up
   std::vector<double> step_size;             // per chain, adapted
-  ChainDiagnostics diagnostics;              // R̂ / ESS over chains (single chain: R̂ = split-R̂)
+  ChainDiagnostics diagnostics;  // R̂ / ESS over chains (single chain: R̂ = split-R̂)
 };
 
 // The mass matrix (see above): the precision at an interior mode, or at a mode on the sphere the
 // Lagrangian's tangential Hessian plus a radial precision matching the inward slope.
-Eigen::MatrixXd boundary_metric(const TemperedPosterior& target, const TemperedPosterior::Mode& mode);
+Eigen::MatrixXd boundary_metric(const TemperedPosterior& target,
+                                const TemperedPosterior::Mode& mode);
 
 // Runs options.chains chains one after another from overdispersed starts around the mode.
 HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rng& rng);

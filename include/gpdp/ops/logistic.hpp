@@ -48,9 +48,9 @@ class LogisticModel final : public BoundedLikelihoodModel {
   // Fused pass: returns Σℓ when want_value (else 0) and sets *grad = Σ∇ℓ when grad is non-null.
   double evaluate(const Eigen::VectorXd& theta, bool want_value, Eigen::VectorXd* grad) const;
 
-  Eigen::MatrixXd z_;                                  // N × d, rows z_i (the public view)
-  Eigen::MatrixXd zt_;                                 // d × N, columns z_i (dense storage)
-  Eigen::SparseMatrix<double, Eigen::RowMajor> zs_;   // N × d (sparse storage)
+  Eigen::MatrixXd z_;                                // N × d, rows z_i (the public view)
+  Eigen::MatrixXd zt_;                               // d × N, columns z_i (dense storage)
+  Eigen::SparseMatrix<double, Eigen::RowMajor> zs_;  // N × d (sparse storage)
   bool sparse_ = false;
   double radius_;
 };

@@ -13,9 +13,9 @@ namespace gpdp::ops {
 class BoundedLikelihoodModel {
  public:
   virtual ~BoundedLikelihoodModel() = default;
-  virtual Eigen::Index dim() const = 0;     // d = dim θ
-  virtual Eigen::Index size() const = 0;    // N records
-  virtual double radius() const = 0;        // R of the parameter ball
+  virtual Eigen::Index dim() const = 0;             // d = dim θ
+  virtual Eigen::Index size() const = 0;            // N records
+  virtual double radius() const = 0;                // R of the parameter ball
   virtual double log_likelihood_bound() const = 0;  // B
   virtual double gradient_bound() const = 0;        // L
   // Sensitivity Δ = sup_{θ,x,x'} |ℓ(x,θ) − ℓ(x',θ)| ≤ 2B (spec §2.2); a model may know it tighter.

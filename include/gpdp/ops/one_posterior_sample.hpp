@@ -25,7 +25,7 @@ struct OpsRelease {
   Eigen::VectorXd theta;  // final state of chain 1: the released draw
   double rho = 1.0;       // likelihood temperature
   double base_epsilon = 0.0;
-  Guarantee guarantee;    // nominal (ε, 0)
+  Guarantee guarantee;  // nominal (ε, 0)
   ChainDiagnostics diagnostics;
   double accept_rate = 0.0;  // mean over chains
 };

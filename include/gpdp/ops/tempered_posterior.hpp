@@ -30,7 +30,7 @@ class TemperedPosterior {
   // `boundary_slope` λ = ‖∇log p(θ*)‖ = μR (the rate at which the log density falls inward).
   struct Mode {
     Eigen::VectorXd theta;
-    double multiplier = 0.0;  // μ (0: interior mode)
+    double multiplier = 0.0;      // μ (0: interior mode)
     double boundary_slope = 0.0;  // λ (0: interior mode)
   };
   // Found by Newton on −log p + μ‖θ‖²/2 with μ from a safeguarded Newton iteration on the secular

@@ -18,7 +18,7 @@
 namespace gpdp::privacy {
 
 enum class Conversion { Mironov, CKS };
-std::string to_string(Conversion c);           // "mironov" | "cks"
+std::string to_string(Conversion c);                   // "mironov" | "cks"
 Conversion parse_conversion(const std::string& name);  // InputError otherwise
 std::string conversion_citation(Conversion c);
 
@@ -30,8 +30,8 @@ double log_delta_at_order(double rdp, double alpha, double epsilon, Conversion c
 struct Guarantee {
   double epsilon = 0.0;  // ≥ 0 always
   double delta = 0.0;
-  double alpha = 0.0;    // the optimal order α*
-  double rdp = 0.0;      // composed ε_α at α* (Σ L_j ε_α)
+  double alpha = 0.0;  // the optimal order α*
+  double rdp = 0.0;    // composed ε_α at α* (Σ L_j ε_α)
   double alpha_max = 0.0;
   Conversion conversion = Conversion::Mironov;
   bool pinned_low = false;   // the optimum sits at the lower end of the scanned range (α → 1)

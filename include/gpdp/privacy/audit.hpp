@@ -57,14 +57,15 @@ struct AuditOrder {
 struct AuditReport {
   std::vector<AuditOrder> orders;
   long draws = 1;
-  Guarantee proven;            // proven ε(δ) of L draws
-  double epsilon_lower = 0.0;  // exact ε(δ) of the best same-covariate pair, L draws (a lower bound)
+  Guarantee proven;  // proven ε(δ) of L draws
+  double epsilon_lower =
+      0.0;  // exact ε(δ) of the best same-covariate pair, L draws (a lower bound)
   double mean_distance = 0.0;  // that pair's Mahalanobis distance (one draw)
   NeighbourPair distance_witness;
   long evaluations = 0;
-  long singular_skipped = 0;   // ill-posed (NaN) or +∞ candidates, not counted as findings
+  long singular_skipped = 0;  // ill-posed (NaN) or +∞ candidates, not counted as findings
   bool violation = false;
-  std::string rng;             // "seeded ... (NOT private)"
+  std::string rng;  // "seeded ... (NOT private)"
 };
 
 // Needs m.kernel and a finite σ (InputError otherwise). progress(msg) is called per order.

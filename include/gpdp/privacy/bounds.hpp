@@ -31,7 +31,8 @@ std::string lemma_assumptions(SensitivityLemma lemma);
 
 // Throws PrivacyError when `lemma` is not proven for `kernel` in dimension `dim`
 // (B.4 constant only, B.5 diagonal only, B.7 exponential in 1-D only). B.1 and B.8 hold for every
-// normalised kernel here. kernel = nullopt means "some kernel with k(x,x) ≤ 1": only B.1, B.8, User.
+// normalised kernel here. kernel = nullopt means "some kernel with k(x,x) ≤ 1": only B.1, B.8,
+// User.
 void check_lemma_applies(SensitivityLemma lemma, const std::optional<Kernel>& kernel, int dim);
 
 // Proposition 3: V̄_n(r) = 1 − κ² (n−1)/(n−1+r²) ≥ V_n(r), exact when k(x,x) = 1 on Ω.

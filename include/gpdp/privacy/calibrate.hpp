@@ -27,11 +27,11 @@ struct CalibrationTarget {
 
 struct Calibration {
   CalibrationParameter parameter = CalibrationParameter::R;
-  double value = 0.0;    // the solution (for Draws, an integer)
+  double value = 0.0;     // the solution (for Draws, an integer)
   GpMechanism mechanism;  // the input with the solved parameter set
   long draws = 1;
-  Guarantee achieved;    // ε of the solution: ≤ target.epsilon
-  std::string note;      // e.g. "η = 0 already meets the target"
+  Guarantee achieved;  // ε of the solution: ≤ target.epsilon
+  std::string note;    // e.g. "η = 0 already meets the target"
 };
 
 // Throws PrivacyError("infeasible: <reason>") when no value in the searched range meets the target,

@@ -10,10 +10,11 @@ namespace gpdp::privacy {
 //   δ = μ1 − μ2, Σ_α = α Σ2 + (1−α) Σ1,
 // computed through the generalised eigenvalues of (Σ2, Σ1). Singular covariances: on the common
 // support (pseudo-inverse, pseudo-determinant); returns +∞ when the supports differ, when δ leaves
-// the support, or when Σ_α is not positive definite. rank_tol is relative to the largest eigenvalue.
-double gaussian_renyi_divergence(double alpha, const Eigen::VectorXd& mu1, const Eigen::MatrixXd& S1,
-                                 const Eigen::VectorXd& mu2, const Eigen::MatrixXd& S2,
-                                 double rank_tol = 1e-10);
+// the support, or when Σ_α is not positive definite. rank_tol is relative to the largest
+// eigenvalue.
+double gaussian_renyi_divergence(double alpha, const Eigen::VectorXd& mu1,
+                                 const Eigen::MatrixXd& S1, const Eigen::VectorXd& mu2,
+                                 const Eigen::MatrixXd& S2, double rank_tol = 1e-10);
 
 // False when a covariance has eigenvalues in the "grey zone" (1e-12, 1e-7]·λ_max: neither clearly
 // zero (a structural null direction) nor resolved to many digits. The divergence of such a pair is

@@ -25,8 +25,8 @@ struct GpMechanism {
   double eta = 0.0;             // added prior noise (Proposition 2)
   double M_Y = 1.0;             // |y| ≤ M_Y
   SensitivityLemma lemma = SensitivityLemma::B1;
-  double rkhs_norm = -1.0;         // B ≥ ‖f*‖_H, Lemma B.8 only
-  std::optional<double> user_Vn;   // a proven upper bound on V_n(r) at this r
+  double rkhs_norm = -1.0;             // B ≥ ‖f*‖_H, Lemma B.8 only
+  std::optional<double> user_Vn;       // a proven upper bound on V_n(r) at this r
   std::optional<double> user_Delta_n;  // a proven upper bound on Δ_n(r) at this r (lemma = User)
 };
 
@@ -35,11 +35,11 @@ struct ResolvedBounds {
   double kappa = 0.0;
   double Vn = 1.0;
   double Delta_n = 0.0;
-  double tau = 0.0;        // τ̃ of Proposition 2 (V_n/r² when η = 0)
-  double alpha_max = 0.0;  // open upper end of the admissible orders
+  double tau = 0.0;          // τ̃ of Proposition 2 (V_n/r² when η = 0)
+  double alpha_max = 0.0;    // open upper end of the admissible orders
   std::string Vn_source;     // "Proposition 3 (V̄_n)" or "user"
   std::string Delta_source;  // lemma_assumptions(...) or "user"
-  std::string theorem;       // "Theorem 3.1", "Proposition 2", "Theorem 3.1, σ = ∞ (covariance only)"
+  std::string theorem;  // "Theorem 3.1", "Proposition 2", "Theorem 3.1, σ = ∞ (covariance only)"
 };
 
 // Validates every field (InputError naming it; PrivacyError if the lemma does not apply) and

@@ -15,7 +15,7 @@ namespace gpdp::release {
 enum class ResponsePolicy { Clip, Reject };
 enum class ResponseTransform { None, Log };
 
-ResponsePolicy parse_response_policy(const std::string& name);  // clip|reject
+ResponsePolicy parse_response_policy(const std::string& name);        // clip|reject
 ResponseTransform parse_response_transform(const std::string& name);  // none|log
 std::string to_string(ResponsePolicy policy);
 std::string to_string(ResponseTransform transform);
@@ -23,7 +23,7 @@ std::string to_string(ResponseTransform transform);
 struct InputSpec {
   std::vector<std::string> x_columns;  // empty: x1, x2, ... as in the header
   std::string y_column = "y";
-  std::optional<Box> domain;           // required before prepare_data
+  std::optional<Box> domain;  // required before prepare_data
   double M_Y = 1.0;
   ResponsePolicy policy = ResponsePolicy::Clip;
   ResponseTransform transform = ResponseTransform::None;
@@ -35,13 +35,14 @@ struct InputSpec {
 //   {"x": ["x","y"], "y": "zinc", "domain": "178440:181560,329600:333760", "M_Y": 1,
 //    "policy": "clip", "transform": "log", "center": 6.58, "scale": 1.5}
 // Unknown keys and wrong types are InputErrors naming `source` and the key.
-InputSpec parse_input_config(const std::string& text, const std::string& source, InputSpec base = {});
+InputSpec parse_input_config(const std::string& text, const std::string& source,
+                             InputSpec base = {});
 InputSpec load_input_config(const std::string& path, InputSpec base = {});
 
 struct PreparedData {
-  Dataset data;             // responses after transform, centring/scaling and clipping
-  std::string sha256;       // of the exact bytes parsed
-  long clipped = 0;         // responses clipped to ±M_Y
+  Dataset data;        // responses after transform, centring/scaling and clipping
+  std::string sha256;  // of the exact bytes parsed
+  long clipped = 0;    // responses clipped to ±M_Y
   std::size_t file_bytes = 0;
 };
 

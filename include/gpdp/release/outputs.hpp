@@ -35,10 +35,11 @@ Eigen::VectorXd gaussian_smooth(const Eigen::VectorXd& field, const Grid& grid, 
 Eigen::VectorXd vote_fraction(const Eigen::MatrixXd& paths, double level);
 
 // points, draw_1..draw_L (model units), value_1..value_L (response units = center + scale·draw),
-// vote fraction of `set_fields` (the draws, or their smoothed versions) ≥ level, in_set (vote ≥ cutoff).
+// vote fraction of `set_fields` (the draws, or their smoothed versions) ≥ level, in_set (vote ≥
+// cutoff).
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
-                      const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields, double center,
-                      double scale, double level, double cutoff);
+                      const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
+                      double center, double scale, double level, double cutoff);
 
 struct MapText {
   std::string title;

@@ -24,7 +24,8 @@ PathKey key_from_env(const std::string& variable);
 void save_path_file(const std::string& path, const std::string& payload, const PathKey& key);
 // Reads it back; InputError if missing, corrupted, or the key does not open it.
 std::string load_path_file(const std::string& path, const PathKey& key);
-std::string decode_path_file(const std::string& bytes, const std::string& source, const PathKey& key);
+std::string decode_path_file(const std::string& bytes, const std::string& source,
+                             const PathKey& key);
 
 // Writes `content` to `path` atomically (temporary file, fsync, rename, fsync of the folder) with
 // the given permission bits.

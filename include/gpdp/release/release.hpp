@@ -85,7 +85,7 @@ struct QueryRequest {
   std::string points_file;
   std::optional<Grid> grid;
   std::string out_csv;
-  std::string ledger_path;  // empty: the ledger named in the path file
+  std::string ledger_path;                     // empty: the ledger named in the path file
   std::optional<std::uint64_t> insecure_seed;  // tests only: reproducible, NOT PRIVATE
 };
 nlohmann::json run_query(const QueryRequest& request);

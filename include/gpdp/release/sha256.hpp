@@ -1,5 +1,6 @@
 #pragma once
-// SHA-256 (libsodium crypto_hash_sha256) of bytes: the dataset identity in ledgers and certificates.
+// SHA-256 (libsodium crypto_hash_sha256) of bytes: the dataset identity in ledgers and
+// certificates.
 #include <string>
 #include <string_view>
 

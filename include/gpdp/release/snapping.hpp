@@ -10,7 +10,7 @@
 namespace gpdp::release {
 
 struct Granularity {
-  double lambda = 0.0;       // Λ = 2^exponent, the lattice spacing of released values
+  double lambda = 0.0;  // Λ = 2^exponent, the lattice spacing of released values
   int exponent = 0;
   double std_floor = 0.0;    // public lower bound on the released path's pointwise std
   double value_bound = 0.0;  // public bound on |released value|; values are clamped to ±this

@@ -43,8 +43,8 @@ std::string to_string(EmbeddingKind kind);
 // One candidate embedding: its kind and torus size; for a cut-off, the radii d ≤ c.
 struct EmbeddingChoice {
   EmbeddingKind kind = EmbeddingKind::Minimal;
-  std::vector<long> torus;  // M_a points per axis
-  double padding = 1.0;     // torus size relative to the minimal one (per axis, largest axis)
+  std::vector<long> torus;    // M_a points per axis
+  double padding = 1.0;       // torus size relative to the minimal one (per axis, largest axis)
   double cutoff_inner = 0.0;  // d: k is unchanged on [0, d] (cut-off only)
   double cutoff_outer = 0.0;  // c: the modified covariance vanishes beyond c (cut-off only)
 };

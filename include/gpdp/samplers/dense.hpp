@@ -1,8 +1,9 @@
 #pragma once
 // Dense exact sampler (SPEC §3): factorise the m x m covariance of the released path on the
-// requested points and draw mean + F z. Singular / near-singular PSD covariances (query points equal
-// to training points, duplicate query points, very fine grids) are handled by a rank-revealing
-// pivoted Cholesky (LAPACK dpstrf) — never by silent jitter; the tolerance used is reported.
+// requested points and draw mean + F z. Singular / near-singular PSD covariances (query points
+// equal to training points, duplicate query points, very fine grids) are handled by a
+// rank-revealing pivoted Cholesky (LAPACK dpstrf) — never by silent jitter; the tolerance used is
+// reported.
 #include <Eigen/Core>
 #include <string>
 
@@ -26,10 +27,12 @@ struct PsdFactor {
 // (dpstrf) with that tolerance: Schur-complement pivots below tol are treated as 0 (the dropped
 // part is PSD with diagonal < tol). A matrix with a clearly negative pivot is a NumericalError.
 // `reference_scale` > max_i C_ii replaces max_i C_ii in tol when C was computed by cancellation
-// from matrices of that scale (a conditional covariance D − Bᵀ A⁺ B): its rounding is at that level.
+// from matrices of that scale (a conditional covariance D − Bᵀ A⁺ B): its rounding is at that
+// level.
 PsdFactor factor_psd(Eigen::MatrixXd covariance, double reference_scale = 0.0);
 
-// mean + F z with z ~ N(0, I_rank): `draws` columns (consumes rank · draws normals in column order).
+// mean + F z with z ~ N(0, I_rank): `draws` columns (consumes rank · draws normals in column
+// order).
 Eigen::MatrixXd draw_gaussian(const Eigen::VectorXd& mean, const PsdFactor& f, int draws, Rng& rng);
 
 // Exact draws of f_D + g ~ N(μ_D, σ² k_D + η² k) on xs by factor_psd of that covariance.

@@ -58,8 +58,7 @@ bool markov_applicable(const Posterior& posterior);
 // Exact draws of f_D + g on xs, g ~ GP(0, η² k) independent. f_D by forward-filter
 // backward-sampling; g (a prior OU draw) by its own exact O(m) recursion (f_D + g is not Markov
 // given the data, but each term is, and they are independent).
-Draws sample_markov(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
-                    double eta);
+Draws sample_markov(const Posterior& posterior, const Points& xs, int draws, Rng& rng, double eta);
 
 // One exact draw of a stationary OU process with covariance η² exp(−|x − x'|/ℓ) at xs (any order,
 // duplicates allowed), O(m) after sorting; added to `out` column-wise for `draws` columns.

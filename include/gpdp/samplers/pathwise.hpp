@@ -44,7 +44,8 @@ std::string pathwise_unavailable_reason(const Posterior& posterior, const Grid& 
 
 // L exact draws of f_D + g on the grid (Grid::points() order). Throws InputError with the reason
 // when pathwise_unavailable_reason is not empty.
-Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, Rng& rng, double eta);
+Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
+                      double eta);
 Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, Rng& rng, double eta,
                       const PathwiseOptions& options);
 
