@@ -9,7 +9,7 @@ PYTHON     ?= python3
 VENV       ?= .venv
 PY_DEPS    := scikit-build-core pybind11 pytest numpy matplotlib scipy scikit-learn
 
-.PHONY: all setup configure build test test-slow python python-test demo bench fuzz clean format
+.PHONY: all setup configure build build-cli test test-slow python python-test demo bench fuzz clean format
 
 all: build
 
@@ -21,6 +21,10 @@ configure: setup
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# Only the library and the command-line tool: what `make demo` needs (no tests, no benchmarks).
+build-cli: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target gpdp_cli
 
 test: build
 	ctest --test-dir $(BUILD) -LE slow --output-on-failure -j $(JOBS)
@@ -42,7 +46,7 @@ python-test: python
 test-slow: build
 	ctest --test-dir $(BUILD) -L slow --output-on-failure
 
-demo: build
+demo: build-cli
 	@scripts/demo $(CLI) $(DEMO_OUT)
 
 bench: build

@@ -1,5 +1,5 @@
-// Grid sampling benchmarks (SPEC §3, issue target: 1024x1024 grid, n = 10⁴ data, one exact draw in
-// under 15 s and 6 GB on a 2-core machine).
+// Grid sampling benchmarks (docs/mathematics.md §3, issue target: 1024x1024 grid, n = 10⁴ data, one
+// exact draw in under 15 s and 6 GB on a 2-core machine).
 //   prior_draw/<kernel>/<n>   one exact prior draw on an n x n grid of [0,1]² by circulant
 //   embedding
 //                             (embedding built once, outside the timing; its kind is printed)

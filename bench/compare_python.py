@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gpdp (Python bindings) vs scikit-learn's GaussianProcessRegressor on the same data, in one
-process, plus gpdp's accountant vs a direct NumPy/SciPy evaluation of Theorem 3.1 (SPEC §2).
+process, plus gpdp's accountant vs a direct NumPy/SciPy evaluation of Theorem 3.1 (docs/mathematics.md §2).
 
     .venv/bin/python bench/compare_python.py [--quick]
 

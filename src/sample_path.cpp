@@ -111,8 +111,8 @@ Eigen::VectorXd SamplePath::evaluate_impl(const Points& xs, const Grid* grid, Rn
   return out;
 }
 
-// Lazy evaluation (SPEC §1): the new values are drawn from the law of the path on `fresh`
-// conditioned on its answered values, f(F) | f(P) = v.
+// Lazy evaluation (docs/mathematics.md §1): the new values are drawn from the law of the path on
+// `fresh` conditioned on its answered values, f(F) | f(P) = v.
 Eigen::VectorXd SamplePath::draw_new(const Points& fresh, const Grid* grid, Rng& rng) {
   const SampleOptions options{SamplerMethod::Auto, eta_};
   if (points_.rows() == 0) {

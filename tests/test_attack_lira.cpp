@@ -1,5 +1,5 @@
-// End-to-end behaviour of the LiRA attack (SPEC §4): shadow generator, exact one-point releases,
-// the attack's power in the regimes the paper describes, reproducibility.
+// End-to-end behaviour of the LiRA attack (docs/mathematics.md §4): shadow generator, exact
+// one-point releases, the attack's power in the regimes the paper describes, reproducibility.
 #include <gtest/gtest.h>
 
 #include <cmath>

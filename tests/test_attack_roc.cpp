@@ -106,7 +106,7 @@ TEST(AttackEmpiricalEpsilon, PerfectSeparationAndNoSignal) {
 namespace gpdp::attack {
 namespace {
 // The attack's bound is the accountant's: golden values (two independent implementations) for the
-// exponential kernel, n = 10, ℓ = 1, Lemma B.7, δ = 0.05 (shared/golden/accountant_mironov.csv).
+// exponential kernel, n = 10, ℓ = 1, Lemma B.7, δ = 0.05 (tests/data/accountant_mironov.csv).
 TEST(AttackBound, MatchesGoldenAccountantValues) {
   const ShadowSetting s;
   EXPECT_NEAR(attack_guarantee(s, 1.0, 5.0, 1, 0.05).epsilon, 5.534324088065921, 1e-6);

@@ -1,5 +1,6 @@
-// Circulant embedding (SPEC §3): eigenvalues against a dense construction of the same circulant,
-// exactness of the embedding on the lattice, the 2-D exponential trap, and the law of the draws.
+// Circulant embedding (docs/mathematics.md §3): eigenvalues against a dense construction of the
+// same circulant, exactness of the embedding on the lattice, the 2-D exponential trap, and the law
+// of the draws.
 //
 // Statistical tests (fixed seeds, so deterministic): each check rejects when the binned χ² p-value
 // of the Mahalanobis distances or the Bonferroni-corrected per-coordinate KS p-value is below 1e-4,

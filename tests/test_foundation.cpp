@@ -19,7 +19,7 @@ TEST(Kernel, NormalisedAndKappaOnUnitBox) {
         Kernel::matern52(0.7), Kernel::constant(), Kernel::diagonal()}) {
     EXPECT_DOUBLE_EQ(k.of_distance(0.0), 1.0) << k.name();
   }
-  // SPEC §2: exponential kernel on [0,1]^d has κ = exp(−√d/ℓ).
+  // docs/mathematics.md §2: exponential kernel on [0,1]^d has κ = exp(−√d/ℓ).
   EXPECT_NEAR(Kernel::exponential(1.0).kappa(Box::unit(1)), std::exp(-1.0), 1e-15);
   EXPECT_NEAR(Kernel::exponential(0.5).kappa(Box::unit(2)), std::exp(-std::sqrt(2.0) / 0.5), 1e-15);
   EXPECT_EQ(Kernel::diagonal().kappa(Box::unit(2)), 0.0);

@@ -1,4 +1,5 @@
-// OPS data preparation (spec §5) and the `gpdp ops` / `gpdp reproduce ops-*` commands.
+// OPS data preparation (docs/ops-derivations.md §5) and the `gpdp ops` / `gpdp reproduce ops-*`
+// commands.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <set>
 
 #include "gpdp/error.hpp"
+#include "gpdp/io/data_dir.hpp"
 #include "gpdp/ops/data_source.hpp"
 #include "gpdp/ops/experiment.hpp"
 #include "gpdp/ops/tabular.hpp"
@@ -14,7 +16,7 @@
 
 namespace {
 
-std::string data_dir() { return gpdp::test::shared_dir() + "/data"; }
+std::string data_dir() { return gpdp::test::data_dir(); }
 
 void expect_scaled(const Eigen::MatrixXd& x, const Eigen::VectorXd& y) {
   for (Eigen::Index i = 0; i < x.rows(); ++i)
@@ -23,7 +25,7 @@ void expect_scaled(const Eigen::MatrixXd& x, const Eigen::VectorXd& y) {
 }
 
 TEST(OpsData, AbaloneBinarisedSplitAndScaled) {
-  const auto src = gpdp::ops::abalone_source(data_dir());
+  const auto src = gpdp::ops::abalone_source(gpdp::io::find_data_file("abalone.csv"));
   gpdp::SeededRng rng(1);
   const auto d = src.prepare(rng);
   EXPECT_EQ(d.x_train.rows(), 3342);
@@ -41,7 +43,8 @@ TEST(OpsData, AbaloneBinarisedSplitAndScaled) {
 }
 
 TEST(OpsData, AdultOfficialSplit) {
-  const auto src = gpdp::ops::adult_source(data_dir());
+  const auto src = gpdp::ops::adult_source(gpdp::io::find_data_file("adult_train.csv"),
+                                           gpdp::io::find_data_file("adult_test.csv"));
   gpdp::SeededRng rng(1);
   const auto d = src.prepare(rng);
   EXPECT_EQ(d.x_train.rows(), 32561);
@@ -59,7 +62,7 @@ TEST(OpsData, AdultOfficialSplit) {
 
 // --validation: 20 % of the training rows become the evaluation set; the test rows are not used.
 TEST(OpsData, ValidationSplitUsesTrainingRowsOnly) {
-  const auto src = gpdp::ops::abalone_source(data_dir());
+  const auto src = gpdp::ops::abalone_source(gpdp::io::find_data_file("abalone.csv"));
   gpdp::SeededRng rng(1);
   const auto d = src.prepare(rng);
   gpdp::SeededRng rng_v(2);
@@ -101,12 +104,10 @@ TEST(OpsData, StandardisationUsesTrainStatistics) {
   EXPECT_EQ(d.y_train(1), -1.0);
 }
 
-TEST(OpsData, ResolvesDataFolder) {
-  EXPECT_THROW(gpdp::ops::find_data_dir("/nonexistent-folder", "abalone.csv"), gpdp::InputError);
-  EXPECT_EQ(gpdp::ops::find_data_dir(data_dir(), "abalone.csv"), data_dir());
-  ::setenv("GPDP_DATA_DIR", data_dir().c_str(), 1);
-  EXPECT_EQ(gpdp::ops::data_dir_candidates("").front(), data_dir());
-  ::unsetenv("GPDP_DATA_DIR");
+TEST(OpsData, NamesResolveToTheShippedFilesAndOthersToCsvFiles) {
+  EXPECT_EQ(gpdp::ops::load_source("abalone", data_dir(), "y").train.rows.size(), 4177u);
+  EXPECT_THROW(gpdp::ops::load_source("abalone", "/nonexistent-folder", "y"), gpdp::InputError);
+  EXPECT_THROW(gpdp::ops::load_source("no-such-file.csv", "", "y"), gpdp::InputError);
 }
 
 nlohmann::json run_json(const std::string& args) {

@@ -1,6 +1,6 @@
-// Pathwise sampler (Matheron's rule + circulant embedding, SPEC §3): posterior draws against the
-// analytic posterior of Posterior::mean/covariance, the lattice plan (refined/extended lattices),
-// added prior noise η, and the reasons it refuses.
+// Pathwise sampler (Matheron's rule + circulant embedding, docs/mathematics.md §3): posterior draws
+// against the analytic posterior of Posterior::mean/covariance, the lattice plan (refined/extended
+// lattices), added prior noise η, and the reasons it refuses.
 //
 // Statistical tests (fixed seeds, so deterministic): each check rejects when the binned χ² p-value
 // of the Mahalanobis distances or the Bonferroni-corrected per-coordinate KS p-value is below 1e-4,

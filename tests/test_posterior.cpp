@@ -1,4 +1,4 @@
-// The posterior formulas of SPEC §1 against direct dense linear algebra.
+// The posterior formulas of docs/mathematics.md §1 against direct dense linear algebra.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>

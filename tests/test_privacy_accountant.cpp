@@ -1,4 +1,4 @@
-// Accountant: golden regression (shared/golden/accountant_mironov.csv, every row), the α optimiser
+// Accountant: golden regression (tests/data/accountant_mironov.csv, every row), the α optimiser
 // against a dense brute-force scan, closed-form Gaussian-mechanism conversion, CKS ≤ Mironov,
 // ε(δ) and δ(ε) inverse, composition of heterogeneous curves, NaN/negative RDP refused.
 #include <gtest/gtest.h>
@@ -67,7 +67,7 @@ double brute_force_min(const std::function<double(double)>& f, double alpha_max)
 }  // namespace
 
 TEST(PrivacyAccountant, GoldenMironovAllRows) {
-  std::ifstream in(gpdp::test::shared_dir() + "/golden/accountant_mironov.csv");
+  std::ifstream in(gpdp::test::test_data_dir() + "/accountant_mironov.csv");
   ASSERT_TRUE(in.good());
   std::string line;
   std::getline(in, line);

@@ -1,6 +1,6 @@
 // The auditor: a hand-built pair whose exact divergence is known in closed form, the violation of a
-// Δ_n √2 below Lemma B.1 (the public reference scripts' constant, SPEC §2 note) found by the
-// search, and no violation of the paper's lemmas in the same search.
+// Δ_n √2 below Lemma B.1 (the public reference scripts' constant, docs/mathematics.md §2 note)
+// found by the search, and no violation of the paper's lemmas in the same search.
 #include <gtest/gtest.h>
 
 #include <cmath>

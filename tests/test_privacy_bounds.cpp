@@ -1,5 +1,6 @@
-// Bounds of SPEC §2 / paper App. A–B at hand-computed points, ψ_α against its definition, the
-// lemma applicability rules, monotonicity, and the Lemma B.2 construction (Δ_n grows like √n).
+// Bounds of docs/mathematics.md §2 / paper App. A–B at hand-computed points, ψ_α against its
+// definition, the lemma applicability rules, monotonicity, and the Lemma B.2 construction (Δ_n
+// grows like √n).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>

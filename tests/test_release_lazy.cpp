@@ -1,6 +1,6 @@
 // Lazy evaluation through the release/query round trip (path file saved, restored, extended):
 // values released at X₁ by `release` and at X₂ later by `query` must have the joint law of ONE
-// exact posterior draw on X₁ ∪ X₂ (SPEC §1), which is what one-shot sampling draws.
+// exact posterior draw on X₁ ∪ X₂ (docs/mathematics.md §1), which is what one-shot sampling draws.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

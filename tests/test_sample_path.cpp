@@ -1,5 +1,6 @@
-// Lazy sample paths (SPEC §1, §3): answering X₁ then X₂ has the law of answering X₁ ∪ X₂ at once;
-// repeated points return the same value; saved states restore; singular conditionals are exact.
+// Lazy sample paths (docs/mathematics.md §1, §3): answering X₁ then X₂ has the law of answering X₁
+// ∪ X₂ at once; repeated points return the same value; saved states restore; singular conditionals
+// are exact.
 //
 // Statistical tests: 10⁴ independent two-stage paths per case; a check rejects when the χ² p-value
 // of the Mahalanobis distances (pseudo-inverse on the support) or the Bonferroni-corrected

@@ -1,5 +1,6 @@
-// Dense exact sampler: goodness of fit of seeded draws against the analytic posterior (SPEC §1,
-// §3), singular covariances, added prior noise η, and the PSD factorisation itself.
+// Dense exact sampler: goodness of fit of seeded draws against the analytic posterior
+// (docs/mathematics.md §1, §3), singular covariances, added prior noise η, and the PSD
+// factorisation itself.
 //
 // Statistical tests: each GaussianFit check rejects when the χ² p-value of the Mahalanobis
 // distances or the Bonferroni-corrected smallest per-coordinate KS p-value is below 1e-4, so the

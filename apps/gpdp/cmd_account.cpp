@@ -1,4 +1,4 @@
-// gpdp account: (ε, δ) of L released posterior sample paths (SPEC §2).
+// gpdp account: (ε, δ) of L released posterior sample paths (docs/mathematics.md §2).
 #include <fmt/format.h>
 
 #include <cmath>

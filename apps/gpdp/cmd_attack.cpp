@@ -1,5 +1,5 @@
-// gpdp attack: the LiRA-style membership-inference attack of SPEC §4 (paper §4, App. C) against
-// L released posterior sample paths, next to the (ε, δ) bound of the same release.
+// gpdp attack: the LiRA-style membership-inference attack of docs/mathematics.md §4 (paper §4, App.
+// C) against L released posterior sample paths, next to the (ε, δ) bound of the same release.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -161,7 +161,8 @@ void run(const AttackArgs& a) {
     fmt::print("{}\n", j.dump(2));
     return;
   }
-  fmt::print("LiRA membership inference at x0 = 1/2, target z0 = (1/2, 1) (SPEC §4)\n");
+  fmt::print(
+      "LiRA membership inference at x0 = 1/2, target z0 = (1/2, 1) (docs/mathematics.md §4)\n");
   fmt::print("release   r = {:g}, sigma = {:g}, L = {}, n = {}, kernel {}, M_xi = {:g}\n",
              a.hyper.r, a.hyper.sigma, a.draws, a.n, o.lira.shadow.kernel.name(), a.noise);
   fmt::print(

@@ -1,4 +1,5 @@
-// gpdp calibrate: the smallest r / η / σ or the largest L meeting a target (ε₀, δ) (SPEC §2).
+// gpdp calibrate: the smallest r / η / σ or the largest L meeting a target (ε₀, δ)
+// (docs/mathematics.md §2).
 #include <fmt/format.h>
 
 #include <cmath>

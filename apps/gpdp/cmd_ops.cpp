@@ -106,8 +106,8 @@ void setup(CLI::App& app) {
       ->required();
   sub->add_option(
       "--data-dir", o->data_dir,
-      "Folder holding abalone.csv, adult_train.csv, adult_test.csv (default: $GPDP_DATA_DIR, "
-      "../shared/data, shared/data, <gpdp>/../../shared/data, /work/shared/data)");
+      "Folder holding abalone.csv, adult_train.csv, adult_test.csv, each possibly .gz (default: "
+      "$GPDP_DATA_DIR, the install's share/gpdp/data, the repository's data/)");
   sub->add_option("--label", o->label, "Label column of FILE.csv")->capture_default_str();
   sub->add_option("--method", o->method, "ops | dpsgld | hybrid | objpert | outpert | nonprivate")
       ->required();

@@ -1,7 +1,7 @@
 // gpdp query: further points of a released path kept with `gpdp release --keep-path`, drawn
-// conditionally on everything the path has already answered (lazy evaluation, SPEC §1): the same
-// path, so no privacy budget is consumed. Needs the data file of the release (its SHA-256 must
-// match) and the ledger that recorded the path.
+// conditionally on everything the path has already answered (lazy evaluation, docs/mathematics.md
+// §1): the same path, so no privacy budget is consumed. Needs the data file of the release (its
+// SHA-256 must match) and the ledger that recorded the path.
 #include <fmt/format.h>
 
 #include <cstdio>

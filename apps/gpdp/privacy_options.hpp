@@ -1,7 +1,7 @@
 #pragma once
-// Flags that describe a GP release to the privacy accountant (SPEC §2), shared by account,
-// calibrate, audit and release. The kernel (--kernel/--ell) and θ (--r/--sigma/--eta) come from the
-// shared groups in options.hpp; this adds what only the accountant needs. Usage:
+// Flags that describe a GP release to the privacy accountant (docs/mathematics.md §2), shared by
+// account, calibrate, audit and release. The kernel (--kernel/--ell) and θ (--r/--sigma/--eta) come
+// from the shared groups in options.hpp; this adds what only the accountant needs. Usage:
 //   KernelOptions k; HyperOptions h; MechanismOptions m; AccountingOptions a;
 //   add_kernel_options(sub, k); add_hyper_options(sub, h);
 //   add_mechanism_options(sub, m);            // or (sub, m, false) when n, dim come from data

@@ -1,7 +1,7 @@
 // gpdp reproduce fig2 | fig3 | fig5 | fig6: the membership-inference experiments of paper §4 and
-// App. C (SPEC §4), each configuration next to its (ε, δ) bound (δ = 0.05, Lemma B.7, κ =
-// e^{−1/ℓ}). Every target writes CSV + Markdown + one PNG per panel (and the panels side by side)
-// into --out. The paper does not list its σ/r/L grids; the grids below are stated in
+// App. C (docs/mathematics.md §4), each configuration next to its (ε, δ) bound (δ = 0.05, Lemma
+// B.7, κ = e^{−1/ℓ}). Every target writes CSV + Markdown + one PNG per panel (and the panels side
+// by side) into --out. The paper does not list its σ/r/L grids; the grids below are stated in
 // docs/attack.md.
 #include <fmt/format.h>
 

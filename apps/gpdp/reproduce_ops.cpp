@@ -25,7 +25,7 @@ namespace {
 using ops::Method;
 
 void run_target(const std::string& data, const ReproduceOptions& r) {
-  const ops::TabularSource source = ops::load_source(data, "", "y");
+  const ops::TabularSource source = ops::load_source(data, r.data_dir, "y");
   const std::vector<double> grid = r.quick ? std::vector<double>{0.1, 1.0, 10.0}
                                            : std::vector<double>{0.03, 0.1, 0.3, 1.0, 3.0, 10.0};
   const int repeats = r.pairs > 0 ? static_cast<int>(r.pairs) : (r.quick ? 3 : 20);

@@ -1,6 +1,6 @@
 // gpdp reproduce table1 | table2 | table3 | table4 | fig7 | fig8 | fig4-lucas: the privacy–utility
-// excursion-set experiments of paper §5 and App. D (SPEC §5; method and differences in
-// docs/utility.md). Every target writes Markdown + CSV (+ JSON, PNG) into --out.
+// excursion-set experiments of paper §5 and App. D (docs/mathematics.md §5; method and differences
+// in docs/utility.md). Every target writes Markdown + CSV (+ JSON, PNG) into --out.
 #include "reproduce_utility.hpp"
 
 #include <fmt/format.h>
@@ -25,6 +25,7 @@
 #include "gpdp/experiments/utility_table.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
+#include "gpdp/io/data_dir.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/sampler.hpp"
@@ -318,25 +319,6 @@ void run_figure_2d(const std::string& target, double nsr, const ReproduceOptions
 
 // ---- Figure 4 on Lucas County house sales (App. D.2 method) -------------------------------------
 
-// GPDP_DATA_DIR, else shared/data beside the checkout: ./shared/data, ../shared/data, and
-// <executable>/../../shared/data (a build folder inside the checkout).
-std::filesystem::path find_data_file(const std::string& name) {
-  std::vector<std::filesystem::path> candidates;
-  if (const char* env = std::getenv("GPDP_DATA_DIR")) candidates.emplace_back(env);
-  candidates.emplace_back("shared/data");
-  candidates.emplace_back("../shared/data");
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) candidates.push_back(exe.parent_path().parent_path().parent_path() / "shared" / "data");
-  for (const auto& dir : candidates) {
-    if (std::filesystem::exists(dir / name)) return dir / name;
-  }
-  throw InputError(fmt::format(
-      "cannot find {}: set GPDP_DATA_DIR to the folder holding it "
-      "(looked in $GPDP_DATA_DIR, shared/data, ../shared/data, <gpdp>/../../shared/data)",
-      name));
-}
-
 struct HexData {
   Points uv;            // centres in [0,1]² (longer box side = 1)
   Eigen::VectorXd raw;  // median log price − t
@@ -376,8 +358,8 @@ HexData hex_year(const io::CsvTable& t, const std::set<std::string>& years,
 }
 
 void run_fig4_lucas(const ReproduceOptions& o) {
-  const auto path = find_data_file("lucas_county_oh_house_sales.csv");
-  const io::CsvTable table = io::read_csv(path.string());
+  const std::string path = io::find_data_file("lucas_county_oh_house_sales.csv", o.data_dir);
+  const io::CsvTable table = io::read_csv(path);
   // Declared (public) domain: the county's extent in EPSG:2834 metres; 1.5 km hexagons.
   const gx::HexLattice lattice{Box::parse("484000:539000,195000:230000"), 1500.0};
   const double threshold = std::log(100000.0);  // excursion: median sale price above $100k
@@ -479,10 +461,11 @@ void run_fig4_lucas(const ReproduceOptions& o) {
       "(bandwidth {} in unit coordinates) before thresholding at 0 (post-processing). Privacy: "
       "{}.\n\n"
       "![fig4-lucas](fig4-lucas.png)\n",
-      kVersion, o.seed, o.conversion, path.string(), clip, train.uv.rows(), val.uv.rows(), n, delta,
-      theta_free.ell, theta_free.r, theta_free.sigma, chosen.unconstrained.mean_bce,
-      chosen.unconstrained.epsilon, theta_priv.ell, theta_priv.r, theta_priv.sigma,
-      chosen.constrained.mean_bce, eps, C, best_iou, bandwidth, privacy.description());
+      kVersion, o.seed, o.conversion, std::filesystem::path(path).filename().string(), clip,
+      train.uv.rows(), val.uv.rows(), n, delta, theta_free.ell, theta_free.r, theta_free.sigma,
+      chosen.unconstrained.mean_bce, chosen.unconstrained.epsilon, theta_priv.ell, theta_priv.r,
+      theta_priv.sigma, chosen.constrained.mean_bce, eps, C, best_iou, bandwidth,
+      privacy.description());
   io::write_file_atomic((out / "fig4-lucas.md").string(), md);
   std::fputs(md.c_str(), stdout);
 }

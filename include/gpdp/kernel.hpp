@@ -41,8 +41,9 @@ class Kernel {
   Eigen::MatrixXd cross(const Points& a, const Points& b) const;
   // K(A, A), symmetric, computed once per pair.
   Eigen::MatrixXd gram(const Points& a) const;
-  // κ = inf_{x,x' ∈ Ω} k(x, x') (SPEC §2). Every family here decreases with distance, so the
-  // infimum sits at the box diameter; the diagonal kernel has κ = 0, the constant kernel κ = 1.
+  // κ = inf_{x,x' ∈ Ω} k(x, x') (docs/mathematics.md §2). Every family here decreases with
+  // distance, so the infimum sits at the box diameter; the diagonal kernel has κ = 0, the constant
+  // kernel κ = 1.
   double kappa(const Box& domain) const;
 
  private:

@@ -1,5 +1,5 @@
 #pragma once
-// The GP posterior Π_D = GP(μ_D, σ² k_D) of SPEC §1:
+// The GP posterior Π_D = GP(μ_D, σ² k_D) of docs/mathematics.md §1:
 //   μ_D(x)     = k_X(x)ᵀ (K + r² I)⁻¹ y
 //   k_D(x, x') = k(x, x') − k_X(x)ᵀ (K + r² I)⁻¹ k_X(x')
 // K + r² I is factorised (Cholesky; r > 0 makes it positive definite even with duplicate

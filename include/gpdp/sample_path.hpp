@@ -1,9 +1,9 @@
 #pragma once
-// A released sample path f_D (+ g) evaluated lazily (SPEC §1 "lazy evaluation", §3 "Lazy path"):
-// every new query is drawn jointly and CONDITIONALLY on everything the path has already answered,
-// so answering X₁ then X₂ has exactly the law of answering X₁ ∪ X₂ at once, and a point asked
-// twice returns the same value. The state (answered points and values) can be saved and restored
-// (the release command persists it; `gpdp query` restores it).
+// A released sample path f_D (+ g) evaluated lazily (docs/mathematics.md §1 "lazy evaluation", §3
+// "Lazy path"): every new query is drawn jointly and CONDITIONALLY on everything the path has
+// already answered, so answering X₁ then X₂ has exactly the law of answering X₁ ∪ X₂ at once, and a
+// point asked twice returns the same value. The state (answered points and values) can be saved and
+// restored (the release command persists it; `gpdp query` restores it).
 //
 // Cost of a new query of m points after k answered ones: the 1-D exponential kernel with η = 0
 // conditions in O(n + k + m) by the Markov engine (answered values enter as noise-free

@@ -1,4 +1,4 @@
-"""Excursion-set experiments (paper §5, App. D; SPEC §5): synthetic fields, metrics, the
+"""Excursion-set experiments (paper §5, App. D; docs/mathematics.md §5): synthetic fields, metrics, the
 vote release, ε_L(θ), the whole privacy-utility study of one setting (excursion()), and, for
 your own data, privacy-constrained θ selection on public data (search_public_data()) and
 hexagon aggregation (hexbin()).

@@ -1,4 +1,4 @@
-"""Rényi-DP accounting of GP posterior sampling (SPEC §2), shaped like Google's dp_accounting.
+"""Rényi-DP accounting of GP posterior sampling (docs/mathematics.md §2), shaped like Google's dp_accounting.
 
 A release is described as data (GpMechanism, the "event"); an Accountant composes events and
 answers ε(δ) and δ(ε):

@@ -176,7 +176,7 @@ void bind_core(py::module_& m) {
             return k.kappa(Box(to_coordinates(lower, "lower"), to_coordinates(upper, "upper")));
           },
           py::arg("lower"), py::arg("upper"),
-          "κ = inf k(x, x') over the box [lower, upper] (SPEC §2).")
+          "κ = inf k(x, x') over the box [lower, upper] (docs/mathematics.md §2).")
       .def(
           "kappa", [](const Kernel& k, const Box& box) { return k.kappa(box); }, py::arg("domain"))
       .def("__repr__", [](const Kernel& k) {
@@ -213,7 +213,7 @@ void bind_core(py::module_& m) {
 
   py::class_<Posterior>(m, "Posterior",
                         "The GP posterior GP(μ_D, σ² k_D) of data (X, y) under θ = (ℓ, r, σ) "
-                        "(SPEC §1). X: (n, d) or (n,) float64; y: (n,).")
+                        "(docs/mathematics.md §1). X: (n, d) or (n,) float64; y: (n,).")
       .def(py::init([](const Kernel& kernel, const py::object& X, const py::object& y, double r,
                        double sigma) {
              Points pts = to_points(X, "X");

@@ -1,4 +1,4 @@
-"""Direct NumPy/SciPy evaluation of SPEC §2 (Proposition 3, Lemmas B.1/B.7, Lemma A.3, Theorem 3.1,
+"""Direct NumPy/SciPy evaluation of docs/mathematics.md §2 (Proposition 3, Lemmas B.1/B.7, Lemma A.3, Theorem 3.1,
 Proposition 2, Mironov / CKS conversions), written from the formulas, independent of the C++ code.
 Shared by the tests and bench/compare_python.py."""
 

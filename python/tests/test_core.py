@@ -1,4 +1,4 @@
-"""Kernel, Posterior, sampling and SamplePath against direct NumPy evaluations of SPEC §1."""
+"""Kernel, Posterior, sampling and SamplePath against direct NumPy evaluations of docs/mathematics.md §1."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ import gpdp
 
 
 def reference_posterior(k, X, y, xs, r, sigma):
-    """μ_D and σ² k_D(x, x) by the SPEC §1 formulas with NumPy (independent of the C++ code)."""
+    """μ_D and σ² k_D(x, x) by the docs/mathematics.md §1 formulas with NumPy (independent of the C++ code)."""
     K = k(X, X) + r * r * np.eye(len(X))
     kx = k(xs, X)
     mean = kx @ np.linalg.solve(K, y)
@@ -55,7 +55,7 @@ def test_markov_engine_1d_matches_dense_formula(data_1d):
 
 def test_kernel_kappa_and_values():
     k = gpdp.Kernel.exponential(2.0)
-    # κ on [0,1]² is exp(−√2/ℓ) (SPEC §2).
+    # κ on [0,1]² is exp(−√2/ℓ) (docs/mathematics.md §2).
     assert k.kappa([0, 0], [1, 1]) == pytest.approx(np.exp(-np.sqrt(2) / 2.0), rel=1e-14)
     assert k.kappa(0.0, 1.0) == pytest.approx(np.exp(-0.5), rel=1e-14)
     assert gpdp.Kernel.diagonal().kappa(0, 1) == 0.0

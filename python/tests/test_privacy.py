@@ -1,4 +1,4 @@
-"""gpdp.privacy against a direct NumPy/SciPy evaluation of SPEC §2 (reference_rdp.py)."""
+"""gpdp.privacy against a direct NumPy/SciPy evaluation of docs/mathematics.md §2 (reference_rdp.py)."""
 
 import numpy as np
 import pytest

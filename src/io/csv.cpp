@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "gpdp/error.hpp"
+#include "gpdp/io/gzip.hpp"
 #include "gpdp/io/parse.hpp"
 
 namespace gpdp::io {
@@ -122,7 +123,10 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-CsvTable read_csv(const std::string& path) { return parse_csv(read_file(path), path); }
+CsvTable read_csv(const std::string& path) {
+  const bool gzipped = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  return parse_csv(gzipped ? gunzip(read_file(path), path) : read_file(path), path);
+}
 
 std::string csv_field(const std::string& value) {
   if (value.find_first_of(",\"\n\r") == std::string::npos) return value;

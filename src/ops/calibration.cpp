@@ -39,7 +39,8 @@ std::string to_string(OpsCalibration c) {
   return "?";
 }
 
-// Theorem 1 (4B), the Lipschitz variant (4LR) and the exponential mechanism (2Δ), spec §2.2–2.3.
+// Theorem 1 (4B), the Lipschitz variant (4LR) and the exponential mechanism (2Δ),
+// docs/ops-derivations.md §2.2–2.3.
 double ops_base_epsilon(OpsCalibration c, double bound_b, double lipschitz_l, double radius,
                         double sensitivity) {
   switch (c) {
@@ -72,7 +73,7 @@ double ops_relative_efficiency(double epsilon, double base_epsilon) {
   return 1.0 + base_epsilon / std::min(epsilon, base_epsilon);
 }
 
-// Algorithm 2 (spec §3.2): α = 128 L² T log(2.5T/δ) log(2/δ)/ε².
+// Algorithm 2 (docs/ops-derivations.md §3.2): α = 128 L² T log(2.5T/δ) log(2/δ)/ε².
 double dpsgld_alpha(double lipschitz_l, double passes, double epsilon, double delta,
                     double constant) {
   require_positive(lipschitz_l, "Lipschitz constant L");

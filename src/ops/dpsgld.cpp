@@ -65,7 +65,7 @@ double StepSchedule::operator()(long t) const {
   return eta0 / std::pow(1.0 + static_cast<double>(t) / t0, gamma);
 }
 
-// Welling & Teh (2011) update; spec §3.1.
+// Welling & Teh (2011) update; docs/ops-derivations.md §3.1.
 void sgld_step(const BoundedLikelihoodModel& model, double prior_sd, Eigen::Index tau, double eta,
                double noise_variance, Eigen::VectorXd& theta, std::vector<Eigen::Index>& scratch,
                Rng& rng) {
@@ -90,7 +90,7 @@ SgldRun sgld(const BoundedLikelihoodModel& model, const Eigen::VectorXd& init,
   return run_chain(model, init, options, options.iterations, 0.0, rng);
 }
 
-// Algorithm 2 (spec §3.2).
+// Algorithm 2 (docs/ops-derivations.md §3.2).
 DpSgldRelease dp_sgld(const BoundedLikelihoodModel& model, double epsilon,
                       const Eigen::VectorXd& init, const DpSgldOptions& options, Rng& rng) {
   DpSgldRelease r;

@@ -8,7 +8,8 @@
 
 namespace gpdp::ops {
 
-// Theorem 1 [S] with tempering (spec §2.4): a draw from π·∏p^ρ is ρ·ε_base = ε-DP.
+// Theorem 1 [S] with tempering (docs/ops-derivations.md §2.4): a draw from π·∏p^ρ is ρ·ε_base =
+// ε-DP.
 OpsRelease one_posterior_sample(const BoundedLikelihoodModel& model, double epsilon,
                                 const OpsOptions& options, Rng& rng) {
   OpsRelease r;

@@ -172,10 +172,10 @@ ClassificationData TabularSource::prepare(Rng& rng) const {
   return prepare_tables(subset(train, train_rows), subset(train, test_rows), spec);
 }
 
-TabularSource abalone_source(const std::string& data_dir) {
+TabularSource abalone_source(const std::string& abalone_csv) {
   TabularSource s;
   s.name = "abalone";
-  s.train = io::read_csv((std::filesystem::path(data_dir) / "abalone.csv").string());
+  s.train = io::read_csv(abalone_csv);
   s.spec.label_column = "rings";
   s.spec.label = [](const std::string& v, const std::string& at) {
     return io::parse_double(v, at) >= 10.0 ? 1.0 : -1.0;
@@ -187,11 +187,11 @@ TabularSource abalone_source(const std::string& data_dir) {
   return s;
 }
 
-TabularSource adult_source(const std::string& data_dir) {
+TabularSource adult_source(const std::string& train_csv, const std::string& test_csv) {
   TabularSource s;
   s.name = "adult";
-  s.train = io::read_csv((std::filesystem::path(data_dir) / "adult_train.csv").string());
-  s.test = io::read_csv((std::filesystem::path(data_dir) / "adult_test.csv").string());
+  s.train = io::read_csv(train_csv);
+  s.test = io::read_csv(test_csv);
   s.spec.label_column = "income";
   s.spec.label = [](const std::string& v, const std::string& at) {
     if (v == ">50K") return 1.0;

@@ -249,9 +249,9 @@ std::string pathwise_unavailable_reason(const Posterior& posterior, const Grid& 
   return pathwise_unavailable_reason(posterior, grid, eta, PathwiseOptions{});
 }
 
-// Matheron's rule (SPEC §3): f_D + g = μ_D + σ z(G) − σ k(G,X)(K + r²I)⁻¹(z(X) + r ξ) + η g(G),
-// z, g ~ N(0, K) on the lattice (circulant embedding), ξ ~ N(0, I_n), all independent; its
-// covariance is σ²(K_GG − K_GX (K + r²I)⁻¹ K_XG) + η² K_GG. The k(G, X) products are one FFT
+// Matheron's rule (docs/mathematics.md §3): f_D + g = μ_D + σ z(G) − σ k(G,X)(K + r²I)⁻¹(z(X) + r
+// ξ) + η g(G), z, g ~ N(0, K) on the lattice (circulant embedding), ξ ~ N(0, I_n), all independent;
+// its covariance is σ²(K_GG − K_GX (K + r²I)⁻¹ K_XG) + η² K_GG. The k(G, X) products are one FFT
 // convolution of the weights v = w − σ(K + r²I)⁻¹(z(X) + r ξ) placed on the covariates' nodes.
 Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, Rng& rng, double eta,
                       const PathwiseOptions& options) {

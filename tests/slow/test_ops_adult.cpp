@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/io/data_dir.hpp"
 #include "gpdp/ops/data_source.hpp"
 #include "gpdp/ops/experiment.hpp"
 #include "gpdp/ops/logistic.hpp"
@@ -18,7 +19,7 @@
 
 namespace {
 
-std::string data_dir() { return gpdp::test::shared_dir() + "/data"; }
+std::string data_dir() { return gpdp::test::data_dir(); }
 
 // Levels per categorical column in adult_train.csv, counted with Python's csv module
 // (len(set(column))), independently of the library: 9+16+7+15+6+5+2+42 = 102.
@@ -28,7 +29,8 @@ const std::map<std::string, int> kTrainLevels = {
     {"sex", 2},         {"native_country", 42}};
 
 TEST(OpsAdult, PreparedDimensionsAndOneHotLevels) {
-  const auto src = gpdp::ops::adult_source(data_dir());
+  const auto src = gpdp::ops::adult_source(gpdp::io::find_data_file("adult_train.csv", data_dir()),
+                                           gpdp::io::find_data_file("adult_test.csv", data_dir()));
   gpdp::SeededRng rng(1);
   const auto d = src.prepare(rng);
   // 102 one-hot levels + 5 continuous (age, education_num, log1p gains/losses, hours) + bias.
@@ -91,7 +93,8 @@ TEST(OpsAdult, ReproduceQuickWritesCsvAndFigure) {
 // next larger one, rises by at least 0.02 from the smallest to the largest ε, and at ε = 10 is
 // within 0.01 (ObjPert) / 0.06 (OPS, capped by the ball R = 2) of the non-private line.
 TEST(OpsAdult, AccuracyRisesWithEpsilonTowardsNonPrivate) {
-  const auto src = gpdp::ops::adult_source(data_dir());
+  const auto src = gpdp::ops::adult_source(gpdp::io::find_data_file("adult_train.csv", data_dir()),
+                                           gpdp::io::find_data_file("adult_test.csv", data_dir()));
   gpdp::ops::MethodOptions m;
   m.ops.hmc.chains = 2;
   m.ops.hmc.samples = 50;

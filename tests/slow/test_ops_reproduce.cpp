@@ -10,7 +10,7 @@
 
 namespace {
 
-std::string data_dir() { return gpdp::test::shared_dir() + "/data"; }
+std::string data_dir() { return gpdp::test::data_dir(); }
 
 TEST(OpsCli, ReproduceQuickWritesCsvAndFigure) {
   gpdp::test::TempDir tmp;

@@ -103,8 +103,8 @@ inline GaussianFit check_gaussian(const Eigen::MatrixXd& values, const Eigen::Ve
   return fit;
 }
 
-// The analytic law of f_D + g on xs straight from SPEC §1 (explicit inverse; small n only):
-// mean k_X(xs)ᵀ (K + r²I)⁻¹ y, covariance σ² (k(xs,xs) − k_X(xs)ᵀ (K + r²I)⁻¹ k_X(xs)) + η²
+// The analytic law of f_D + g on xs straight from docs/mathematics.md §1 (explicit inverse; small n
+// only): mean k_X(xs)ᵀ (K + r²I)⁻¹ y, covariance σ² (k(xs,xs) − k_X(xs)ᵀ (K + r²I)⁻¹ k_X(xs)) + η²
 // k(xs,xs).
 struct AnalyticLaw {
   Eigen::VectorXd mean;

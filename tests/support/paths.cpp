@@ -12,9 +12,9 @@ namespace gpdp::test {
 
 std::string source_dir() { return GPDP_SOURCE_DIR; }
 std::string cli_path() { return GPDP_CLI_PATH; }
-std::string shared_dir() {
-  if (const char* env = std::getenv("GPDP_SHARED_DIR")) return env;
-  return (std::filesystem::path(GPDP_SOURCE_DIR) / ".." / "shared").lexically_normal().string();
+std::string data_dir() { return (std::filesystem::path(GPDP_SOURCE_DIR) / "data").string(); }
+std::string test_data_dir() {
+  return (std::filesystem::path(GPDP_SOURCE_DIR) / "tests" / "data").string();
 }
 
 TempDir::TempDir() {

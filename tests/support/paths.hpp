@@ -7,7 +7,8 @@ namespace gpdp::test {
 
 std::string source_dir();
 std::string cli_path();
-std::string shared_dir();  // ../shared beside the checkout (SPEC, golden values, data)
+std::string data_dir();       // the repository's data/ (the data sets gpdp ships)
+std::string test_data_dir();  // tests/data (golden values)
 
 // A fresh, empty temporary directory removed when the object dies.
 class TempDir {

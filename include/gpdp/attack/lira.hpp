@@ -36,9 +36,9 @@ struct Observables {
 };
 
 // Released statistics of L exact draws at the single point x₀: f⁽ˡ⁾ = μ_D(x₀) + σ √k_D(x₀,x₀) Z_l.
-// On a one-point set this IS the exact sampler of SPEC §3 (the posterior covariance is the 1 x 1
-// matrix σ² k_D(x₀, x₀)); it is used instead of gpdp::sample() because the attack makes millions
-// of one-point releases (bench/bench_attack.cpp measures both).
+// On a one-point set this IS the exact sampler of docs/mathematics.md §3 (the posterior covariance
+// is the 1 x 1 matrix σ² k_D(x₀, x₀)); it is used instead of gpdp::sample() because the attack
+// makes millions of one-point releases (bench/bench_attack.cpp measures both).
 Observables release_observables(const std::vector<TargetPosterior>& posteriors,
                                 const ReleaseSetting& release, Rng& rng);
 

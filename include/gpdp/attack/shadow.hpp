@@ -1,5 +1,6 @@
 #pragma once
-// Shadow datasets of the membership-inference experiment (SPEC §4, paper §4 and App. C):
+// Shadow datasets of the membership-inference experiment (docs/mathematics.md §4, paper §4 and App.
+// C):
 //   x ~ U[0, 1],  y = (1 − M_ξ) f_step(x) + ξ,  ξ ~ U[−M_ξ, M_ξ],  f_step = −1 on x < ½, else 1;
 //   target z₀ = (x₀, y₀) = (½, 1);  H_in: z₀ plus n − 1 random points;  H_out: n random points.
 // The attacker only ever sees the release at x₀, so a shadow dataset is summarised by its

@@ -1,7 +1,7 @@
 #pragma once
-// Utility metrics of the excursion-set experiments (paper §5, App. D; SPEC §5). Integrals over the
-// evaluation grid use the trapezoid rule (tensor product in 2-D): every metric takes the quadrature
-// weights from trapezoid_weights() so that 1-D and 2-D share one code path.
+// Utility metrics of the excursion-set experiments (paper §5, App. D; docs/mathematics.md §5).
+// Integrals over the evaluation grid use the trapezoid rule (tensor product in 2-D): every metric
+// takes the quadrature weights from trapezoid_weights() so that 1-D and 2-D share one code path.
 #include <Eigen/Core>
 
 #include "gpdp/grid.hpp"

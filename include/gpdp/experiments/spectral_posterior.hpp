@@ -1,7 +1,8 @@
 #pragma once
-// The GP posterior of one kernel and data set at EVERY ridge r at once (SPEC §1 with σ = 1), for
-// hyperparameter searches that try many (r, σ) per lengthscale. One symmetric eigendecomposition
-// K = U Λ Uᵀ (LAPACK dsyevd) of the n x n Gram matrix and A = K(xs, X) U (m x n) give, for any r,
+// The GP posterior of one kernel and data set at EVERY ridge r at once (docs/mathematics.md §1 with
+// σ = 1), for hyperparameter searches that try many (r, σ) per lengthscale. One symmetric
+// eigendecomposition K = U Λ Uᵀ (LAPACK dsyevd) of the n x n Gram matrix and A = K(xs, X) U (m x n)
+// give, for any r,
 //   μ_D(x_i)     = Σ_j A_ij (Uᵀ y)_j / (λ_j + r²)
 //   k_D(x_i,x_i) = k(x_i, x_i) − Σ_j A_ij² / (λ_j + r²)
 // because (K + r² I)⁻¹ = U diag(1/(λ + r²)) Uᵀ. This is the same algebra as the Cholesky route

@@ -1,5 +1,6 @@
 #pragma once
-// The privacy–utility excursion-set study of paper §5 / App. D (SPEC §5), end to end:
+// The privacy–utility excursion-set study of paper §5 / App. D (docs/mathematics.md §5), end to
+// end:
 //   1. a population of N (f*, D) pairs and a separate validation population (seeded);
 //   2. θ* = BCE-optimal θ, θ_priv = BCE-optimal θ with ε_L(θ) < ε₀ (search.hpp);
 //   3. on the validation population: C maximising mean IoU of {p_D ≥ C} at θ*, and the vote

@@ -22,7 +22,8 @@ struct CsvTable {
 // Parses CSV text. Rejects: empty input, a header with empty or duplicate names, rows whose field
 // count differs from the header's. Blank lines are skipped.
 CsvTable parse_csv(const std::string& text, const std::string& source);
-// Reads and parses a file; InputError if it is missing or unreadable.
+// Reads and parses a file (gzip-compressed when the name ends in .gz); InputError if it is
+// missing, unreadable or not valid gzip.
 CsvTable read_csv(const std::string& path);
 std::string read_file(const std::string& path);
 

@@ -1,6 +1,7 @@
 #pragma once
-// Privacy maps of the "Privacy for Free" mechanisms (shared/papers/ops-sgld-spec.md). Each maps
-// a mechanism description to its (ε, δ); tags [S]/[C]/[D]/[V] as in the spec.
+// Privacy maps of the "Privacy for Free" mechanisms (docs/mathematics.md §6,
+// docs/ops-derivations.md). Each maps a mechanism description to its (ε, δ); tags [S]/[C]/[D]/[V]
+// as in docs/ops-derivations.md.
 #include <string>
 
 namespace gpdp::ops {
@@ -22,7 +23,7 @@ enum class OpsCalibration {
 OpsCalibration parse_ops_calibration(const std::string& name);  // "4B" | "4LR" | "2Delta"
 std::string to_string(OpsCalibration c);
 
-// ε of one exact draw from the untempered posterior (spec §2.2–2.3, §2.7).
+// ε of one exact draw from the untempered posterior (docs/ops-derivations.md §2.2–2.3, §2.7).
 double ops_base_epsilon(OpsCalibration c, double bound_b, double lipschitz_l, double radius,
                         double sensitivity);
 // Spec §2.4 [S/C]: ρ = min(1, ε / ε_base) so that a draw from π·∏p^ρ is ε-DP.
@@ -33,8 +34,9 @@ double approximate_sampler_delta(double epsilon, double tv);
 // Spec §2.4 [S]: asymptotic relative efficiency 1 + ε_base/ε of the tempered draw (2 when ρ = 1).
 double ops_relative_efficiency(double epsilon, double base_epsilon);
 
-// ---- DP-SGLD (Algorithm 2, spec §3.2–3.3) -------------------------------------------------
-// α = constant·L²·T·log(2.5T/δ)·log(2/δ)/ε² ([C] constant 128; [D] 64 suffices).
+// ---- DP-SGLD (Algorithm 2, docs/ops-derivations.md §3.2–3.3)
+// ------------------------------------------------- α = constant·L²·T·log(2.5T/δ)·log(2/δ)/ε² ([C]
+// constant 128; [D] 64 suffices).
 double dpsgld_alpha(double lipschitz_l, double passes, double epsilon, double delta,
                     double constant = 128.0);
 // Smallest number of data passes T with T ≥ ε²N/(32 τ log(2/δ)) [C/D/S].

@@ -1,6 +1,6 @@
 #pragma once
 // Stochastic gradient Langevin dynamics (Welling & Teh 2011) and its differentially private form,
-// Algorithm 2 of Wang, Fienberg & Smola (2015) as reconstructed in spec §3.2:
+// Algorithm 2 of Wang, Fienberg & Smola (2015) as reconstructed in docs/ops-derivations.md §3.2:
 //   θ_{t+1} = θ_t + (η_t/2)(∇log π(θ_t) + (N/τ)Σ_{i∈S_t}∇log p(x_i|θ_t)) + z_t,
 //   z_t ~ N(0, max{η_t, Nαη_t²/τ}·I),  α = 128 L² T log(2.5T/δ) log(2/δ)/ε²,
 // with T ≥ ε²N/(32τ log(2/δ)) data passes, K = ⌈NT/τ⌉ steps, data-independent θ_1. Every iterate
@@ -75,8 +75,8 @@ struct DpSgldRelease {
 DpSgldRelease dp_sgld(const BoundedLikelihoodModel& model, double epsilon,
                       const Eigen::VectorXd& init, const DpSgldOptions& options, Rng& rng);
 
-// Hybrid (spec §3.8): θ_1 by OPS with ε·split, then DP-SGLD with (ε·(1 − split), δ): (ε, δ)-DP by
-// adaptive composition (nominal, as OPS's part is).
+// Hybrid (docs/ops-derivations.md §3.8): θ_1 by OPS with ε·split, then DP-SGLD with (ε·(1 − split),
+// δ): (ε, δ)-DP by adaptive composition (nominal, as OPS's part is).
 DpSgldRelease hybrid_ops_dpsgld(const BoundedLikelihoodModel& model, double epsilon, double split,
                                 const OpsOptions& ops, const DpSgldOptions& options, Rng& rng);
 

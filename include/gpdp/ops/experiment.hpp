@@ -1,7 +1,7 @@
 #pragma once
-// Accuracy-vs-ε experiments for private logistic regression (spec §5): one method, one ε, K
-// repeats (each: a data split when the source has no test table, a model fit, a release, the test
-// accuracy of sign(θᵀx)), run on several threads.
+// Accuracy-vs-ε experiments for private logistic regression (docs/ops-derivations.md §5): one
+// method, one ε, K repeats (each: a data split when the source has no test table, a model fit, a
+// release, the test accuracy of sign(θᵀx)), run on several threads.
 #include <cstdint>
 #include <functional>
 #include <optional>

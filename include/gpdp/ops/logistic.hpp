@@ -1,6 +1,6 @@
 #pragma once
-// Logistic regression as a bounded-likelihood model (spec §2.7): labels y ∈ {−1,+1}, features
-// ‖x‖₂ ≤ 1, parameters on the ball ‖θ‖₂ ≤ R. With z = y·x:
+// Logistic regression as a bounded-likelihood model (docs/ops-derivations.md §2.7): labels y ∈
+// {−1,+1}, features ‖x‖₂ ≤ 1, parameters on the ball ‖θ‖₂ ≤ R. With z = y·x:
 //   ℓ(x,y,θ) = −log(1 + exp(−θᵀz)),  |ℓ| ≤ log(1 + e^R) = B,  ‖∇_θ ℓ‖ ≤ ‖x‖ ≤ 1 = L,
 //   and the tight sensitivity Δ = log(1+e^R) − log(1+e^{−R}) = R.
 #include <Eigen/Core>

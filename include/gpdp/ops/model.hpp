@@ -1,6 +1,6 @@
 #pragma once
 // Bounded-likelihood models for One Posterior Sample (OPS) and DP-SGLD (Wang, Fienberg & Smola
-// 2015; shared/papers/ops-sgld-spec.md). A model knows its records, its parameter ball
+// 2015; docs/ops-derivations.md). A model knows its records, its parameter ball
 // Θ = {‖θ‖₂ ≤ R}, and the two constants the privacy maps need:
 //   B = sup_{x, θ∈Θ} |log p(x|θ)|      (Theorem 1: one exact posterior draw is 4B-DP)
 //   L = sup_{x, θ}   ‖∇_θ log p(x|θ)‖₂  (Algorithm 2's Lipschitz constant; 4LR form of OPS).
@@ -18,7 +18,8 @@ class BoundedLikelihoodModel {
   virtual double radius() const = 0;                // R of the parameter ball
   virtual double log_likelihood_bound() const = 0;  // B
   virtual double gradient_bound() const = 0;        // L
-  // Sensitivity Δ = sup_{θ,x,x'} |ℓ(x,θ) − ℓ(x',θ)| ≤ 2B (spec §2.2); a model may know it tighter.
+  // Sensitivity Δ = sup_{θ,x,x'} |ℓ(x,θ) − ℓ(x',θ)| ≤ 2B (docs/ops-derivations.md §2.2); a model
+  // may know it tighter.
   virtual double log_likelihood_sensitivity() const { return 2.0 * log_likelihood_bound(); }
 
   // ℓ(x_i, θ) = log p(x_i | θ).
@@ -35,8 +36,8 @@ class BoundedLikelihoodModel {
   virtual Eigen::MatrixXd log_likelihood_hessian(const Eigen::VectorXd& theta) const = 0;
 };
 
-// N(0, sd² I) truncated to the ball ‖θ‖ ≤ R: the prior of the OPS experiments (spec §5).
-// Unnormalised log density; −∞ outside the ball.
+// N(0, sd² I) truncated to the ball ‖θ‖ ≤ R: the prior of the OPS experiments
+// (docs/ops-derivations.md §5). Unnormalised log density; −∞ outside the ball.
 struct TruncatedGaussianPrior {
   double sd = 1.0;
   double radius = 1.0;

@@ -1,11 +1,12 @@
 #pragma once
-// One Posterior Sample (OPS; Wang, Fienberg & Smola 2015, Theorem 1 and spec §2): release one
-// draw of the tempered posterior π(θ)∏p(x_i|θ)^ρ, ρ = min(1, ε/ε_base), ε_base = 4B (or 4LR, 2Δ).
+// One Posterior Sample (OPS; Wang, Fienberg & Smola 2015, Theorem 1 and docs/ops-derivations.md
+// §2): release one draw of the tempered posterior π(θ)∏p(x_i|θ)^ρ, ρ = min(1, ε/ε_base), ε_base =
+// 4B (or 4LR, 2Δ).
 //
 // The ε reported is NOMINAL: it holds for an exact draw. The draw comes from HMC (hmc.hpp); an
 // approximate sampler within total-variation distance TV of the exact posterior (uniformly over
-// data sets) is (ε, (1 + e^ε)·TV)-DP (spec §2.6). MCMC diagnostics (R̂, ESS) support, but do not
-// certify, a small TV.
+// data sets) is (ε, (1 + e^ε)·TV)-DP (docs/ops-derivations.md §2.6). MCMC diagnostics (R̂, ESS)
+// support, but do not certify, a small TV.
 #include <Eigen/Core>
 
 #include "gpdp/ops/calibration.hpp"

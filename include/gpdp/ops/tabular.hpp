@@ -1,8 +1,8 @@
 #pragma once
-// Binary-classification data for the OPS experiments (spec §5): one-hot categorical columns
-// (levels seen in the training rows; unseen test levels encode as all zeros), continuous columns
-// standardised with TRAINING statistics (treated as public), a bias feature, then every row scaled
-// to ‖x‖₂ ≤ 1 by x ← x / max(1, ‖x‖) (a per-record map), labels ±1.
+// Binary-classification data for the OPS experiments (docs/ops-derivations.md §5): one-hot
+// categorical columns (levels seen in the training rows; unseen test levels encode as all zeros),
+// continuous columns standardised with TRAINING statistics (treated as public), a bias feature,
+// then every row scaled to ‖x‖₂ ≤ 1 by x ← x / max(1, ‖x‖) (a per-record map), labels ±1.
 #include <Eigen/Core>
 #include <functional>
 #include <optional>
@@ -43,11 +43,11 @@ struct TabularSource {
 
 // UCI Abalone: y = +1 iff rings ≥ 10 (49.8 % positive; the paper's rule is unknown), Sex one-hot,
 // 7 continuous columns; random 80/20 split per repeat. 11 features with the bias.
-TabularSource abalone_source(const std::string& data_dir);
+TabularSource abalone_source(const std::string& abalone_csv);
 // UCI Adult: official split (adult_train.csv 32561 / adult_test.csv 16281 rows), y = +1 iff
 // income is ">50K"; fnlwgt dropped (a census sampling weight); capital gain/loss log1p'd; missing
 // categorical values are their own level.
-TabularSource adult_source(const std::string& data_dir);
+TabularSource adult_source(const std::string& train_csv, const std::string& test_csv);
 // A user CSV: label column `label_column` with two distinct values (−1/+1, 0/1, or two strings:
 // the lexicographically larger is +1); other columns numeric → continuous, else categorical.
 TabularSource csv_source(const std::string& path, const std::string& label_column);

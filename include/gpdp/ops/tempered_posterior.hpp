@@ -1,6 +1,6 @@
 #pragma once
-// The OPS target (spec §2.4): p_ρ(θ|X) ∝ π(θ)·∏_i p(x_i|θ)^ρ on the ball ‖θ‖ ≤ R, with π a
-// Gaussian truncated to the ball.
+// The OPS target (docs/ops-derivations.md §2.4): p_ρ(θ|X) ∝ π(θ)·∏_i p(x_i|θ)^ρ on the ball ‖θ‖ ≤
+// R, with π a Gaussian truncated to the ball.
 #include <Eigen/Core>
 
 #include "gpdp/ops/model.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The privacy budget: composes RDP curves and converts to (ε, δ) (SPEC §2).
+// The privacy budget: composes RDP curves and converts to (ε, δ) (docs/mathematics.md §2).
 //   composition (Mironov 2017, Prop. 1; adaptive too): ε_α(total) = Σ_j L_j ε_α(curve_j),
 //     admissible orders = intersection of the curves' open ranges (1, α_max).
 //   conversion at one order α (both valid for every α > 1):

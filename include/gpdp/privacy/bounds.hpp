@@ -1,10 +1,12 @@
 #pragma once
-// The two data-dependent quantities of the paper's RDP bounds (SPEC §2, paper App. B):
+// The two data-dependent quantities of the paper's RDP bounds (docs/mathematics.md §2, paper App.
+// B):
 //   V_n(r)  posterior variance scale  (Definition 3.1; upper bound by Proposition 3)
 //   Δ_n(r)  common-core posterior-mean sensitivity in the RKHS of k_{D−}  (Lemmas B.1–B.8)
 // Every function here is a pure function of public quantities (n, r, κ, M_Y, ‖f*‖); nothing in
 // this module sees data. Upper bounds are the paper's proven statements verbatim: a constant
-// smaller than proven is a bug (SPEC §2 note). Lower bounds (B.2, B.3) serve tests and the auditor.
+// smaller than proven is a bug (docs/mathematics.md §2 note). Lower bounds (B.2, B.3) serve tests
+// and the auditor.
 #include <optional>
 #include <string>
 

@@ -1,8 +1,8 @@
 #pragma once
-// Calibration (SPEC §2): the smallest r, smallest η, smallest σ or largest number of draws L such
-// that L draws of a GP mechanism meet a target (ε₀, δ) under a stated conversion. The root finder
-// runs on the exact accountant: a log-spaced scan finds the FIRST value that meets the target
-// (so a non-monotone ε, e.g. in σ when η > 0, cannot make it skip a smaller solution at scan
+// Calibration (docs/mathematics.md §2): the smallest r, smallest η, smallest σ or largest number of
+// draws L such that L draws of a GP mechanism meet a target (ε₀, δ) under a stated conversion. The
+// root finder runs on the exact accountant: a log-spaced scan finds the FIRST value that meets the
+// target (so a non-monotone ε, e.g. in σ when η > 0, cannot make it skip a smaller solution at scan
 // resolution), then TOMS 748 narrows the crossing and the feasible end of the final bracket is
 // returned. The returned value is re-accounted and verified: achieved.epsilon ≤ ε₀ always.
 #include <string>

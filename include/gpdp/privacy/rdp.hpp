@@ -1,5 +1,5 @@
 #pragma once
-// Rényi-DP curves α ↦ ε_α (SPEC §2, paper Theorem 3.1, Proposition 2, Lemma A.3).
+// Rényi-DP curves α ↦ ε_α (docs/mathematics.md §2, paper Theorem 3.1, Proposition 2, Lemma A.3).
 // An RdpCurve is a privacy map for ONE release: it knows its open admissible range (1, α_max) and
 // returns +∞ outside it. Accountants compose curves (accountant.hpp); curves never know about δ.
 #include <functional>

@@ -1,7 +1,7 @@
 #pragma once
 // The private input of a release, validated: which CSV columns, the DECLARED covariate domain
 // (never inferred from the data), the public response transform and the response policy that
-// enforces |y_i| ≤ M_Y (SPEC §1: the guarantee is void otherwise).
+// enforces |y_i| ≤ M_Y (docs/mathematics.md §1: the guarantee is void otherwise).
 //   y ← transform(y_raw);  y ← (y − center)/scale  (optional, public);  then clip or reject at M_Y.
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // `gpdp release` as a library call: private data in, released sample paths + excursion map +
-// certificate out, with the privacy budget enforced by the ledger (SPEC §1–2, STYLE "Release").
+// certificate out, with the privacy budget enforced by the ledger (docs/mathematics.md §1–2).
 //
 // Order of events (docs/security.md):
 //   1. validate everything (data, domain, parameters, output folder) — errors change nothing;

@@ -1,5 +1,6 @@
 #pragma once
-// Exact prior draws N(0, K) on a regular 1-D or 2-D lattice by circulant embedding (SPEC §3).
+// Exact prior draws N(0, K) on a regular 1-D or 2-D lattice by circulant embedding
+// (docs/mathematics.md §3).
 //
 // The Toeplitz (2-D: block-Toeplitz with Toeplitz blocks) covariance K of a stationary kernel on a
 // regular lattice is the top-left block of a circulant (block-circulant) matrix C whose first row

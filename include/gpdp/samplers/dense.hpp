@@ -1,7 +1,7 @@
 #pragma once
-// Dense exact sampler (SPEC §3): factorise the m x m covariance of the released path on the
-// requested points and draw mean + F z. Singular / near-singular PSD covariances (query points
-// equal to training points, duplicate query points, very fine grids) are handled by a
+// Dense exact sampler (docs/mathematics.md §3): factorise the m x m covariance of the released path
+// on the requested points and draw mean + F z. Singular / near-singular PSD covariances (query
+// points equal to training points, duplicate query points, very fine grids) are handled by a
 // rank-revealing pivoted Cholesky (LAPACK dpstrf) — never by silent jitter; the tolerance used is
 // reported.
 #include <Eigen/Core>

@@ -1,6 +1,7 @@
 #pragma once
 // Pathwise conditioning (Matheron's rule) with an exact prior draw on a regular grid by circulant
-// embedding (SPEC §3). Owned by the grid-sampler work; the dispatcher in sampler.cpp calls it.
+// embedding (docs/mathematics.md §3). Owned by the grid-sampler work; the dispatcher in sampler.cpp
+// calls it.
 //
 //   f_D(G) + g(G) = f(G) + k(G, X)(K + r² I)⁻¹ (y − f(X) − ε) + g(G),
 //   f ~ GP(0, σ² k), ε ~ N(0, σ² r² I), g ~ GP(0, η² k), all independent,
