@@ -21,8 +21,9 @@ TEST(CliAccount, JsonKeysAndValues) {
   std::set<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.insert(k);
   const std::set<std::string> expected = {
-      "epsilon",           "delta", "alpha", "rdp", "Vn", "Delta_n", "kappa", "tau", "conversion",
-      "sensitivity_lemma", "draws"};
+      "epsilon", "delta",    "alpha", "rdp",        "Vn",
+      "Delta_n", "kappa",    "tau",   "conversion", "sensitivity_lemma",
+      "draws",   "mechanism"};
   EXPECT_EQ(keys, expected);
   // Golden row: exp1d, b7, n = 100, ℓ = 1, r = 0.5, σ = 1, L = 1, δ = 0.005 → ε =
   // 114.96155002299261.

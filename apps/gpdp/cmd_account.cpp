@@ -42,6 +42,7 @@ void run(const AccountArgs& a) {
     j["conversion"] = privacy::to_string(conv);
     j["sensitivity_lemma"] = privacy::to_string(mech.lemma);
     j["draws"] = a.acc.draws;
+    j["mechanism"] = privacy::to_string(mech.kind);
     fmt::print("{}\n", j.dump(2));
     return;
   }
@@ -54,8 +55,8 @@ void run(const AccountArgs& a) {
   fmt::print("Delta_n  {:.10g}   ({})\n", b.Delta_n, b.Delta_source);
   fmt::print("kappa    {:.10g}\n", b.kappa);
   fmt::print("tau      {:.10g}   (τ̃ of Proposition 2; V_n/r² when η = 0)\n", b.tau);
-  fmt::print("bound    {}; kernel {}, n = {}, r = {}, sigma = {}, eta = {}, M_Y = {}\n", b.theorem,
-             mech.kernel->name(), mech.n, mech.r, mech.sigma, mech.eta, mech.M_Y);
+  fmt::print("bound    {}; kernel {}, n = {}, {}, M_Y = {}\n", b.theorem, mech.kernel->name(),
+             mech.n, mechanism_parameters(mech), mech.M_Y);
   fmt::print("conversion {}: {}\n", privacy::to_string(conv), privacy::conversion_citation(conv));
 }
 

@@ -63,6 +63,7 @@ void run(AuditArgs& a) {
     j["Vn"] = b.Vn;
     j["Delta_n"] = b.Delta_n;
     j["sensitivity_lemma"] = privacy::to_string(mech.lemma);
+    j["mechanism"] = privacy::to_string(mech.kind);
     j["rng"] = report.rng;
     j["evaluations"] = report.evaluations;
     j["singular_skipped"] = report.singular_skipped;
@@ -78,10 +79,10 @@ void run(AuditArgs& a) {
     fmt::print("{}\n", j.dump(2));
   } else {
     fmt::print(
-        "audit of {} draw(s): kernel {}, n = {}, r = {}, sigma = {}, eta = {}, M_Y = {}, "
-        "Delta_n = {:.6g} ({}), Vn = {:.6g}\n",
-        report.draws, mech.kernel->name(), mech.n, mech.r, mech.sigma, mech.eta, mech.M_Y,
-        b.Delta_n, privacy::to_string(mech.lemma), b.Vn);
+        "audit of {} draw(s): kernel {}, n = {}, {}, M_Y = {}, Delta_n = {:.6g} ({}), Vn = "
+        "{:.6g}\n",
+        report.draws, mech.kernel->name(), mech.n, mechanism_parameters(mech), mech.M_Y, b.Delta_n,
+        privacy::to_string(mech.lemma), b.Vn);
     fmt::print("{:>12} {:>16} {:>16} {:>8}\n", "alpha", "RDP proven", "RDP found", "found/proven");
     const auto L = static_cast<double>(report.draws);
     for (const auto& o : report.orders) {
@@ -90,9 +91,11 @@ void run(AuditArgs& a) {
     }
     fmt::print(
         "(eps, delta = {:g}): proven eps = {:.8g} ({}), lower bound eps = {:.8g} "
-        "(exact Gaussian mechanism of the best same-covariate pair, distance {:.6g})\n",
+        "(exact Gaussian mechanism of the best {} pair, distance {:.6g})\n",
         report.proven.delta, report.proven.epsilon, privacy::to_string(report.proven.conversion),
-        report.epsilon_lower, report.mean_distance);
+        report.epsilon_lower,
+        mech.kind == privacy::MechanismKind::Functional ? "neighbouring" : "same-covariate",
+        report.mean_distance);
     fmt::print("search: {} evaluations, {} numerically singular candidates skipped, {}\n",
                report.evaluations, report.singular_skipped, report.rng);
   }

@@ -33,7 +33,11 @@ void run(const CalibrateArgs& a) {
   require(std::isfinite(a.target_epsilon) && a.target_epsilon > 0,
           fmt::format("--target-epsilon must be positive, got {}", a.target_epsilon));
   const auto conv = to_conversion(a.acc);
-  const auto mech = to_mechanism(a.mech, a.kernel, a.hyper);
+  MechanismOptions given = a.mech;
+  // s is the unknown: any positive value lets the description validate.
+  if (what == privacy::CalibrationParameter::Noise && std::isnan(given.noise_scale))
+    given.noise_scale = 1.0;
+  const auto mech = to_mechanism(given, a.kernel, a.hyper);
   const auto c = privacy::calibrate(mech, a.acc.draws, what, {a.target_epsilon, a.acc.delta, conv});
   const auto b = privacy::resolve_bounds(c.mechanism);
   if (a.json) {
@@ -49,6 +53,9 @@ void run(const CalibrateArgs& a) {
     j["r"] = c.mechanism.r;
     j["sigma"] = number_or_inf(c.mechanism.sigma);
     j["eta"] = c.mechanism.eta;
+    j["mechanism"] = privacy::to_string(c.mechanism.kind);
+    if (c.mechanism.kind == privacy::MechanismKind::Functional)
+      j["noise_scale"] = c.mechanism.noise_scale;
     j["Vn"] = b.Vn;
     j["Delta_n"] = b.Delta_n;
     j["kappa"] = b.kappa;
@@ -66,10 +73,9 @@ void run(const CalibrateArgs& a) {
   }
   fmt::print("epsilon  {:.10g}   achieved at delta = {:g}, L = {}, alpha* = {:.8g}\n",
              c.achieved.epsilon, c.achieved.delta, c.draws, c.achieved.alpha);
-  fmt::print(
-      "theta    r = {:.10g}, sigma = {}, eta = {:.10g}; Vn = {:.10g}, Delta_n = {:.10g} ({})\n",
-      c.mechanism.r, c.mechanism.sigma, c.mechanism.eta, b.Vn, b.Delta_n,
-      privacy::to_string(c.mechanism.lemma));
+  fmt::print("theta    {}; Vn = {:.10g}, Delta_n = {:.10g} ({})\n",
+             mechanism_parameters(c.mechanism), b.Vn, b.Delta_n,
+             privacy::to_string(c.mechanism.lemma));
   fmt::print("conversion {}: {}\n", privacy::to_string(conv), privacy::conversion_citation(conv));
   if (!c.note.empty()) fmt::print("note     {}\n", c.note);
 }
@@ -77,12 +83,15 @@ void run(const CalibrateArgs& a) {
 void setup(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "calibrate",
-      "Find the smallest r, η or σ, or the largest number of draws L, whose exact accountant\n"
+      "Find the smallest r, η, σ or noise scale s (--mechanism functional), or the largest number\n"
+      "of draws L, whose exact accountant\n"
       "ε (at --delta, --conversion) meets --target-epsilon; the other parameters are as given.\n"
       "The answer is re-accounted and verified. Infeasible targets are refused with the reason.");
   auto args = std::make_shared<CalibrateArgs>();
   sub->add_option("--target-epsilon", args->target_epsilon, "Target ε₀ > 0")->required();
-  sub->add_option("--solve", args->solve, "Parameter to solve for: r, eta, draws or sigma")
+  sub->add_option(
+         "--solve", args->solve,
+         "Parameter to solve for: r, eta, draws, sigma or noise (the functional mechanism's s)")
       ->required();
   add_kernel_options(sub, args->kernel);
   add_hyper_options(sub, args->hyper);

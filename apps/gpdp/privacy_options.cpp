@@ -28,6 +28,12 @@ void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size) {
   app->add_option("--Vn", o.Vn, "A proven upper bound on V_n(r) (default: V̄_n, Proposition 3)");
   app->add_option("--Delta-n", o.Delta_n,
                   "A proven upper bound on Δ_n(r) (replaces --sensitivity; your proof, your risk)");
+  app->add_option("--mechanism", o.mechanism,
+                  "posterior-sample (a GP posterior sample path, the paper's) or functional "
+                  "(μ_D + s·g with g ~ GP(0, k), the classical functional Gaussian mechanism)")
+      ->capture_default_str();
+  app->add_option("--noise-scale", o.noise_scale,
+                  "s of the functional mechanism μ_D + s·g (in model units)");
 }
 
 privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
@@ -76,8 +82,23 @@ privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions
     require(o.rkhs_norm >= 0, "--sensitivity b8 needs --rkhs-norm B (a bound on ‖f*‖_H)");
   }
   m.rkhs_norm = o.rkhs_norm;
+  m.kind = privacy::parse_mechanism_kind(o.mechanism);
+  if (m.kind == privacy::MechanismKind::Functional) {
+    require(!std::isnan(o.noise_scale), "--mechanism functional needs --noise-scale s");
+    m.noise_scale = o.noise_scale;
+  } else {
+    require(std::isnan(o.noise_scale), "--noise-scale belongs to --mechanism functional");
+  }
   privacy::resolve_bounds(m);  // every remaining check, with the lemma applicability
   return m;
+}
+
+std::string mechanism_parameters(const privacy::GpMechanism& m) {
+  if (m.kind == privacy::MechanismKind::Functional) {
+    return fmt::format("functional mechanism, r = {:.10g}, noise scale s = {:.10g}", m.r,
+                       m.noise_scale);
+  }
+  return fmt::format("r = {:.10g}, sigma = {}, eta = {:.10g}", m.r, m.sigma, m.eta);
 }
 
 void add_accounting_options(CLI::App* app, AccountingOptions& o) {

@@ -27,14 +27,20 @@ struct MechanismOptions {
   double rkhs_norm = -1.0;                                  // --rkhs-norm (B.8)
   double Vn = std::numeric_limits<double>::quiet_NaN();     // --Vn (user-proven)
   double Delta_n = std::numeric_limits<double>::quiet_NaN();  // --Delta-n (user-proven)
+  std::string mechanism = "posterior-sample";  // --mechanism posterior-sample|functional
+  double noise_scale = std::numeric_limits<double>::quiet_NaN();  // --noise-scale s (functional)
 };
 // Adds --n --dim (only when with_size), --domain --kappa --M-Y --sensitivity --rkhs-norm --Vn
-// --Delta-n.
+// --Delta-n --mechanism --noise-scale.
 void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size = true);
 // Validates (InputError naming the flag; PrivacyError when the lemma does not apply to the kernel).
 // σ = inf is allowed here (covariance-only bound); a release must refuse it itself.
 privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
                                   const HyperOptions& h);
+
+// "r = .., sigma = .., eta = .." (posterior sample) or "r = .., noise scale s = .." (functional),
+// for the text reports of account, calibrate and audit.
+std::string mechanism_parameters(const privacy::GpMechanism& m);
 
 struct AccountingOptions {
   long draws = 1;                                           // --draws L

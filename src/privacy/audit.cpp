@@ -9,6 +9,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/posterior.hpp"
+#include "gpdp/privacy/audit_functional.hpp"
 #include "gpdp/privacy/gaussian_divergence.hpp"
 #include "gpdp/rng.hpp"
 
@@ -222,6 +223,7 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s,
   const PairCodec general(m, box, s.extra_test_points, false);
   const PairCodec same(m, box, s.extra_test_points, true);
   const Kernel& k = *m.kernel;
+  const bool functional = m.kind == MechanismKind::Functional;
 
   for (const double alpha : alphas) {
     require(alpha > 1 && alpha < curve.alpha_max(),
@@ -231,7 +233,8 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s,
     o.alpha = alpha;
     o.proven = curve(alpha);
     auto div = [&](const NeighbourPair& p) {
-      return pair_renyi_divergence(k, m.r, m.sigma, m.eta, p, alpha);
+      return functional ? functional_process_divergence(k, m.r, m.noise_scale, p, alpha)
+                        : pair_renyi_divergence(k, m.r, m.sigma, m.eta, p, alpha);
     };
     for (const PairCodec* codec : {&general, &same}) {
       Search found = maximise(*codec, s, rng, div);
@@ -251,10 +254,12 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s,
     report.orders.push_back(std::move(o));
   }
 
-  // (ε, δ): neighbours with the same covariates make an exact Gaussian mechanism; maximise its
-  // distance and convert exactly (Balle & Wang 2018), L draws scaling the distance by √L.
-  Search found = maximise(same, s, rng, [&](const NeighbourPair& p) {
-    return pair_mean_distance(k, m.r, m.sigma, m.eta, p);
+  // (ε, δ): neighbours with the same covariates make an exact Gaussian mechanism (every pair does
+  // for the functional mechanism, at distance ‖μ_D − μ_D'‖_H / s); maximise its distance and
+  // convert exactly (Balle & Wang 2018), L draws scaling the distance by √L.
+  Search found = maximise(functional ? general : same, s, rng, [&](const NeighbourPair& p) {
+    return functional ? functional_rkhs_distance(k, m.r, p) / m.noise_scale
+                      : pair_mean_distance(k, m.r, m.sigma, m.eta, p);
   });
   report.evaluations += found.evaluations;
   report.singular_skipped += found.singular;

@@ -27,6 +27,9 @@ GpMechanism with_value(GpMechanism m, CalibrationParameter p, double v) {
     case CalibrationParameter::Sigma:
       m.sigma = v;
       break;
+    case CalibrationParameter::Noise:
+      m.noise_scale = v;
+      break;
     case CalibrationParameter::Draws:
       break;
   }
@@ -82,6 +85,8 @@ std::string to_string(CalibrationParameter p) {
       return "draws";
     case CalibrationParameter::Sigma:
       return "sigma";
+    case CalibrationParameter::Noise:
+      return "noise";
   }
   return "unknown";
 }
@@ -91,7 +96,8 @@ CalibrationParameter parse_calibration_parameter(const std::string& name) {
   if (name == "eta") return CalibrationParameter::Eta;
   if (name == "draws" || name == "L") return CalibrationParameter::Draws;
   if (name == "sigma") return CalibrationParameter::Sigma;
-  throw InputError(fmt::format("--solve must be r, eta, draws or sigma, got '{}'", name));
+  if (name == "noise") return CalibrationParameter::Noise;
+  throw InputError(fmt::format("--solve must be r, eta, draws, sigma or noise, got '{}'", name));
 }
 
 Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter what,
@@ -105,7 +111,13 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
     require(!m.user_Vn && !m.user_Delta_n,
             "cannot solve for r with a user-supplied V_n or Δ_n: those bounds hold at one r only");
   }
-  resolve_bounds(m);  // validates everything else up front
+  const bool functional = m.kind == MechanismKind::Functional;
+  require(functional == (what == CalibrationParameter::Noise) || what == CalibrationParameter::R ||
+              what == CalibrationParameter::Draws,
+          functional ? "the functional mechanism calibrates its noise scale s, r or L (not η or σ)"
+                     : "only the functional mechanism has a noise scale s to calibrate");
+  // Validates everything else up front (s itself is the unknown when solving for it).
+  resolve_bounds(what == CalibrationParameter::Noise ? with_value(m, what, 1.0) : m);
 
   const double eps0 = target.epsilon;
   Calibration out;
@@ -152,6 +164,10 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
         out.value = 0.0;
         out.note = "η = 0 already meets the target (no added noise needed)";
       }
+      lo = 1e-8;
+      hi = 1e12;
+    }
+    if (what == CalibrationParameter::Noise) {
       lo = 1e-8;
       hi = 1e12;
     }

@@ -3,10 +3,21 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 #include "gpdp/error.hpp"
 
 namespace gpdp::privacy {
+
+std::string to_string(MechanismKind kind) {
+  return kind == MechanismKind::Functional ? "functional" : "posterior-sample";
+}
+
+MechanismKind parse_mechanism_kind(const std::string& name) {
+  if (name == "posterior-sample") return MechanismKind::PosteriorSample;
+  if (name == "functional") return MechanismKind::Functional;
+  throw InputError(fmt::format("mechanism must be posterior-sample or functional, got '{}'", name));
+}
 
 ResolvedBounds resolve_bounds(const GpMechanism& m) {
   require(m.n >= 1, fmt::format("n must be ≥ 1, got {}", m.n));
@@ -21,6 +32,17 @@ ResolvedBounds resolve_bounds(const GpMechanism& m) {
   if (m.domain) {
     require(m.domain->dim() == m.dim,
             fmt::format("the domain has {} dimension(s) but dim is {}", m.domain->dim(), m.dim));
+  }
+  if (m.kind == MechanismKind::Functional) {
+    require(
+        std::isfinite(m.noise_scale) && m.noise_scale > 0,
+        fmt::format("the functional mechanism needs a noise scale s > 0, got {}", m.noise_scale));
+    require(m.eta == 0.0,
+            "η (added prior noise) belongs to the posterior-sample mechanism; the functional "
+            "mechanism's noise is its scale s");
+  } else {
+    require(m.noise_scale == 0.0,
+            "a noise scale s belongs to the functional mechanism, not to posterior sampling");
   }
   check_lemma_applies(m.lemma, m.kernel, m.dim);
 
@@ -55,6 +77,14 @@ ResolvedBounds resolve_bounds(const GpMechanism& m) {
     b.Delta_n = mean_sensitivity(m.lemma, {m.n, m.r, b.Vn, m.M_Y, m.rkhs_norm});
   }
   b.Delta_source = lemma_assumptions(m.lemma);
+  if (m.kind == MechanismKind::Functional) {
+    b.tau = 0.0;
+    b.alpha_max = std::numeric_limits<double>::infinity();
+    b.theorem =
+        "functional Gaussian mechanism μ_D + s·g, g ~ GP(0, k): ε_α = α Δ_n²/(2 s²), "
+        "‖μ_D − μ_D'‖_H ≤ Δ_n (docs/privacy.md)";
+    return b;
+  }
   b.tau = noisy_tau(b.Vn, m.r, m.sigma, m.eta);
   b.alpha_max = gp_alpha_max(b.Vn, m.r, m.sigma, m.eta);
   if (std::isinf(m.sigma)) {
@@ -70,6 +100,12 @@ ResolvedBounds resolve_bounds(const GpMechanism& m) {
 RdpCurve rdp_curve(const GpMechanism& m) { return rdp_curve(m, resolve_bounds(m)); }
 
 RdpCurve rdp_curve(const GpMechanism& m, const ResolvedBounds& b) {
+  if (m.kind == MechanismKind::Functional) {
+    const double Delta = b.Delta_n, s = m.noise_scale;
+    return RdpCurve([=](double alpha) { return functional_rdp(alpha, Delta, s); }, b.alpha_max,
+                    fmt::format("{}: n={}, r={}, s={}, V_n={}, Δ_n={} ({})", b.theorem, m.n, m.r, s,
+                                b.Vn, Delta, to_string(m.lemma)));
+  }
   const double Vn = b.Vn, Delta = b.Delta_n, r = m.r, sigma = m.sigma, eta = m.eta;
   return RdpCurve([=](double alpha) { return gp_rdp(alpha, Vn, Delta, r, sigma, eta); },
                   b.alpha_max,

@@ -69,6 +69,18 @@ double gp_rdp(double alpha, double Vn, double Delta_n, double r, double sigma, d
   return cov + alpha * (Vn + r2) * Delta_n * Delta_n / denom;
 }
 
+// Functional Gaussian mechanism (docs/privacy.md, "The functional mechanism").
+double functional_rdp(double alpha, double Delta_n, double noise_scale) {
+  check(std::isfinite(Delta_n) && Delta_n >= 0,
+        [&] { return fmt::format("Δ_n must be finite and ≥ 0, got {}", Delta_n); });
+  check(std::isfinite(noise_scale) && noise_scale > 0, [&] {
+    return fmt::format("the noise scale s must be positive and finite, got {}", noise_scale);
+  });
+  require(!std::isnan(alpha), "functional RDP: α is NaN");
+  if (!(alpha > 1.0)) return kInf;
+  return alpha * Delta_n * Delta_n / (2.0 * noise_scale * noise_scale);
+}
+
 RdpCurve::RdpCurve(std::function<double(double)> epsilon, double alpha_max, std::string description)
     : epsilon_(std::move(epsilon)), alpha_max_(alpha_max), description_(std::move(description)) {
   check(alpha_max > 1.0, [&] {

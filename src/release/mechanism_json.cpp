@@ -21,16 +21,26 @@ double number(const json& j) {
 }
 }  // namespace
 
+namespace {
+constexpr const char* kPosteriorSample = "gp-posterior-sample";
+constexpr const char* kFunctional = "gp-functional-mean";
+}  // namespace
+
 json mechanism_to_json(const privacy::GpMechanism& m, long count) {
-  json j{{"kind", "gp-posterior-sample"},
+  const bool functional = m.kind == privacy::MechanismKind::Functional;
+  json j{{"kind", functional ? kFunctional : kPosteriorSample},
          {"count", count},
          {"dim", m.dim},
          {"n", m.n},
          {"r", m.r},
-         {"sigma", number(m.sigma)},
-         {"eta", m.eta},
          {"M_Y", m.M_Y},
          {"lemma", privacy::to_string(m.lemma)}};
+  if (functional) {
+    j["noise_scale"] = m.noise_scale;
+  } else {
+    j["sigma"] = number(m.sigma);
+    j["eta"] = m.eta;
+  }
   if (m.kernel) j["kernel"] = {{"name", m.kernel->name()}, {"ell", m.kernel->lengthscale()}};
   if (m.domain) j["domain"] = m.domain->to_string();
   if (m.kappa) j["kappa"] = *m.kappa;
@@ -42,8 +52,10 @@ json mechanism_to_json(const privacy::GpMechanism& m, long count) {
 
 CountedMechanism mechanism_from_json(const json& j, const std::string& source) {
   try {
-    if (!j.is_object() || j.value("kind", "") != "gp-posterior-sample") {
-      throw InputError(fmt::format("{}: not a gp-posterior-sample mechanism description", source));
+    const std::string kind = j.is_object() ? j.value("kind", "") : "";
+    if (kind != kPosteriorSample && kind != kFunctional) {
+      throw InputError(fmt::format("{}: not a {} or {} mechanism description", source,
+                                   kPosteriorSample, kFunctional));
     }
     CountedMechanism c;
     auto& m = c.mechanism;
@@ -51,8 +63,13 @@ CountedMechanism mechanism_from_json(const json& j, const std::string& source) {
     m.dim = j.at("dim").get<int>();
     m.n = j.at("n").get<long>();
     m.r = j.at("r").get<double>();
-    m.sigma = number(j.at("sigma"));
-    m.eta = j.at("eta").get<double>();
+    if (kind == kFunctional) {
+      m.kind = privacy::MechanismKind::Functional;
+      m.noise_scale = j.at("noise_scale").get<double>();
+    } else {
+      m.sigma = number(j.at("sigma"));
+      m.eta = j.at("eta").get<double>();
+    }
     m.M_Y = j.at("M_Y").get<double>();
     const std::string lemma = j.at("lemma").get<std::string>();
     m.lemma =

@@ -4,9 +4,12 @@
 // declared box, |y| ≤ M_Y, or y = f*(x) with ‖f*‖_H ≤ B for Lemma B.8) and test sets X_T that
 // contain the differing points, maximising the EXACT Rényi divergence
 //   D_α( N(μ_D(X_T), σ² k_D + η² K) ‖ N(μ_D'(X_T), σ² k_D' + η² K) )
-// by seeded random restarts + NLopt's derivative-free Subplex. Any value above the proven ε_α is a
-// VIOLATION of the bound (or of the assumptions behind a user-supplied V_n / Δ_n).
-// It uses Kernel and Posterior of concrete datasets; it certifies nothing.
+// by seeded random restarts + NLopt's derivative-free Subplex. For the functional mechanism
+// (m.kind = Functional) the divergence maximised is that of the whole released process,
+// α ‖μ_D − μ_D'‖²_H / (2 s²) (audit_functional.hpp), and every pair is an exact Gaussian mechanism.
+// Any value above the proven ε_α is a VIOLATION of the bound (or of the assumptions behind a
+// user-supplied V_n / Δ_n). It uses Kernel and Posterior of concrete datasets; it certifies
+// nothing.
 #include <Eigen/Core>
 #include <cstdint>
 #include <functional>

@@ -1,8 +1,9 @@
 #pragma once
-// Calibration (docs/mathematics.md §2): the smallest r, smallest η, smallest σ or largest number of
-// draws L such that L draws of a GP mechanism meet a target (ε₀, δ) under a stated conversion. The
-// root finder runs on the exact accountant: a log-spaced scan finds the FIRST value that meets the
-// target (so a non-monotone ε, e.g. in σ when η > 0, cannot make it skip a smaller solution at scan
+// Calibration (docs/mathematics.md §2): the smallest r, smallest η, smallest σ, smallest noise
+// scale s (functional mechanism) or largest number of draws L such that L draws of a GP mechanism
+// meet a target (ε₀, δ) under a stated conversion. The root finder runs on the exact accountant: a
+// log-spaced scan finds the FIRST value that meets the target (so a non-monotone ε, e.g. in σ when
+// η > 0, cannot make it skip a smaller solution at scan
 // resolution), then TOMS 748 narrows the crossing and the feasible end of the final bracket is
 // returned. The returned value is re-accounted and verified: achieved.epsilon ≤ ε₀ always.
 #include <string>
@@ -15,8 +16,8 @@ namespace gpdp::privacy {
 // ε(δ) of `draws` independent releases of m.
 Guarantee account(const GpMechanism& m, long draws, double delta, Conversion c);
 
-enum class CalibrationParameter { R, Eta, Draws, Sigma };
-std::string to_string(CalibrationParameter p);  // "r" | "eta" | "draws" | "sigma"
+enum class CalibrationParameter { R, Eta, Draws, Sigma, Noise };
+std::string to_string(CalibrationParameter p);  // "r" | "eta" | "draws" | "sigma" | "noise"
 CalibrationParameter parse_calibration_parameter(const std::string& name);
 
 struct CalibrationTarget {

@@ -1,7 +1,9 @@
 #pragma once
-// A GP posterior-sampling release described as data (dp_accounting's "event"): the public
-// parameters of ONE draw of f_D ~ GP(μ_D, σ² k_D) (+ optional g ~ GP(0, η² k)). The mechanism turns
-// into an RdpCurve (Theorem 3.1 / Proposition 2); the accountant composes L of them.
+// A GP release described as data (dp_accounting's "event"): the public parameters of ONE release,
+// either a posterior sample path f_D ~ GP(μ_D, σ² k_D) (+ optional g ~ GP(0, η² k)), which turns
+// into an RdpCurve by Theorem 3.1 / Proposition 2, or the functional Gaussian mechanism
+// μ_D + s·g, g ~ GP(0, k) (Hall, Rinaldo & Wasserman 2013), whose RdpCurve is α Δ_n² / (2 s²)
+// (derivation: docs/privacy.md, "The functional mechanism"). The accountant composes L of them.
 // Nothing here touches data: V_n and Δ_n come from the lemmas of bounds.hpp or from the user.
 #include <optional>
 #include <string>
@@ -13,7 +15,16 @@
 
 namespace gpdp::privacy {
 
+// What one release outputs.
+enum class MechanismKind {
+  PosteriorSample,  // a sample path of GP(μ_D, σ² k_D) (+ GP(0, η² k)): the paper's mechanism
+  Functional,       // μ_D + s·g with g ~ GP(0, k): the classical functional Gaussian mechanism
+};
+std::string to_string(MechanismKind kind);                    // "posterior-sample" | "functional"
+MechanismKind parse_mechanism_kind(const std::string& name);  // InputError otherwise
+
 struct GpMechanism {
+  MechanismKind kind = MechanismKind::PosteriorSample;
   // Kernel family and ℓ; nullopt = "some kernel with k(x,x) ≤ 1" (then κ must be given or is 0).
   std::optional<Kernel> kernel;
   int dim = 1;
@@ -22,7 +33,8 @@ struct GpMechanism {
   long n = 1;                   // dataset size (replace-one neighbours)
   double r = 1.0;               // effective ridge
   double sigma = 1.0;           // prior scale; +∞ = covariance-only limit
-  double eta = 0.0;             // added prior noise (Proposition 2)
+  double eta = 0.0;             // added prior noise (Proposition 2); posterior-sample only
+  double noise_scale = 0.0;     // s of μ_D + s·g (functional only; σ and η play no part there)
   double M_Y = 1.0;             // |y| ≤ M_Y
   SensitivityLemma lemma = SensitivityLemma::B1;
   double rkhs_norm = -1.0;             // B ≥ ‖f*‖_H, Lemma B.8 only
@@ -39,14 +51,17 @@ struct ResolvedBounds {
   double alpha_max = 0.0;    // open upper end of the admissible orders
   std::string Vn_source;     // "Proposition 3 (V̄_n)" or "user"
   std::string Delta_source;  // lemma_assumptions(...) or "user"
-  std::string theorem;  // "Theorem 3.1", "Proposition 2", "Theorem 3.1, σ = ∞ (covariance only)"
+  // "Theorem 3.1", "Proposition 2", "Theorem 3.1, σ = ∞ (covariance only)", or the functional
+  // Gaussian mechanism's statement.
+  std::string theorem;
 };
 
 // Validates every field (InputError naming it; PrivacyError if the lemma does not apply) and
 // computes κ, V_n, Δ_n, τ̃.
 ResolvedBounds resolve_bounds(const GpMechanism& m);
 
-// The privacy map of one draw: α ↦ ε_α by Theorem 3.1 / Proposition 2.
+// The privacy map of one release: α ↦ ε_α by Theorem 3.1 / Proposition 2 (posterior sample) or
+// α Δ_n² / (2 s²) (functional).
 RdpCurve rdp_curve(const GpMechanism& m);
 RdpCurve rdp_curve(const GpMechanism& m, const ResolvedBounds& b);
 

@@ -27,6 +27,12 @@ double gp_alpha_max(double Vn, double r, double sigma, double eta);
 // Assumptions: replace-one neighbours of size n, V_n and Δ_n valid upper bounds (bounds.hpp).
 double gp_rdp(double alpha, double Vn, double Delta_n, double r, double sigma, double eta);
 
+// The functional Gaussian mechanism μ_D + s·g, g ~ GP(0, k) (Hall, Rinaldo & Wasserman 2013), for
+// every α > 1:  ε_α ≤ α Δ_n² / (2 s²),  Δ_n ≥ sup_{D~D'} ‖μ_D − μ_D'‖_{H_k}. Every proven bound on
+// the paper's common-core sensitivity Δ_n (bounds.hpp) qualifies, because ‖·‖_{H_k} ≤ ‖·‖_{H_−}
+// (docs/privacy.md, "The functional mechanism", gives the derivation). s > 0 finite.
+double functional_rdp(double alpha, double Delta_n, double noise_scale);
+
 class RdpCurve {
  public:
   // epsilon(α) must be ≥ 0 on (1, alpha_max); alpha_max may be +∞.

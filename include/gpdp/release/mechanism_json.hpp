@@ -9,7 +9,8 @@
 
 namespace gpdp::release {
 
-// {"kind": "gp-posterior-sample", "count": L, "kernel": {...}, "n": .., "r": .., ...}
+// {"kind": "gp-posterior-sample", "count": L, "kernel": {...}, "n": .., "r": .., "sigma": ..,
+//  "eta": .., ...} or {"kind": "gp-functional-mean", ..., "noise_scale": s} (no σ, η).
 nlohmann::json mechanism_to_json(const privacy::GpMechanism& m, long count);
 
 struct CountedMechanism {
