@@ -1,13 +1,12 @@
-// Metrics, generators and the release of the excursion-set experiments on hand-checkable cases.
+// Metrics and generators of the excursion-set experiments on hand-checkable cases (the vote and
+// smoothing of released paths: test_release_postprocess.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <type_traits>
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/fields.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/release.hpp"
 #include "gpdp/posterior.hpp"
 
 namespace gx = gpdp::experiments;
@@ -85,57 +84,6 @@ TEST(ExperimentsEffectiveDimension, TwoPointExponentialKernelByEigenvalues) {
   const double a = std::exp(-0.3 / ell);
   const double expected = (1 + a) / (1 + a + r * r) + (1 - a) / (1 - a + r * r);
   EXPECT_NEAR(post.effective_dimension(), expected, 1e-12);
-}
-
-TEST(ExperimentsVoteRelease, CountsVotesAgainstTheCutoff) {
-  Eigen::MatrixXd paths(3, 4);
-  paths << 0.5, 0.1, -0.2, 0.0,  // 3 of 4 paths ≥ 0 (0.0 counts)
-      -1.0, -0.1, 0.3, -0.5,     // 1 of 4
-      2.0, 1.0, 3.0, 4.0;        // 4 of 4
-  VectorXd expect_half(3), expect_all(3), expect_quarter(3);
-  expect_half << 1, 0, 1;
-  expect_all << 0, 0, 1;
-  expect_quarter << 1, 1, 1;
-  EXPECT_EQ(gx::vote_release(paths, 0.0, 0.5), expect_half);
-  EXPECT_EQ(gx::vote_release(paths, 0.0, 1.0), expect_all);
-  EXPECT_EQ(gx::vote_release(paths, 0.0, 0.25), expect_quarter);
-  EXPECT_THROW(gx::vote_release(paths, 0.0, 0.0), gpdp::InputError);
-}
-
-TEST(ExperimentsVoteRelease, ReleaseBOfADrawsBatchUsesItsOwnColumns) {
-  gpdp::Draws draws;
-  draws.values.resize(2, 4);
-  draws.values << 1, 1, -1, -1, -1, 1, 1, 1;
-  VectorXd first(2), second(2);
-  first << 1, 0;   // columns 0-1 with c = 1
-  second << 0, 1;  // columns 2-3
-  EXPECT_EQ(gx::vote_release(draws, 2, 0, 0.0, 1.0), first);
-  EXPECT_EQ(gx::vote_release(draws, 2, 1, 0.0, 1.0), second);
-  EXPECT_THROW(gx::vote_release(draws, 2, 2, 0.0, 1.0), gpdp::InputError);
-}
-
-// The release is a post-processing of sample paths only: no overload accepts a Posterior (so it
-// cannot read μ_D or k_D).
-template <class T>
-concept ReleasableFrom = requires(const T& x) {
-  gx::vote_release(x, 0.0, 1.0);
-};
-static_assert(ReleasableFrom<Eigen::MatrixXd>);
-static_assert(!ReleasableFrom<gpdp::Posterior>);
-
-TEST(ExperimentsSmoothPaths, KeepsConstantsAndSpreadsAPointSymmetrically) {
-  const gpdp::Grid grid = gpdp::Grid::parse("0:1:21,0:1:21");
-  Eigen::MatrixXd paths = Eigen::MatrixXd::Constant(grid.size(), 2, 3.0);
-  paths(10 + 21 * 10, 1) = 4.0;  // a bump at the centre of path 2
-  const Eigen::MatrixXd s = gx::smooth_paths(paths, grid, 0.1);
-  EXPECT_NEAR((s.col(0).array() - 3.0).abs().maxCoeff(), 0.0, 1e-12);
-  // Symmetric spread: left/right and up/down neighbours equal, centre below the bump.
-  EXPECT_NEAR(s(9 + 21 * 10, 1), s(11 + 21 * 10, 1), 1e-12);
-  EXPECT_NEAR(s(10 + 21 * 9, 1), s(10 + 21 * 11, 1), 1e-12);
-  EXPECT_NEAR(s(9 + 21 * 10, 1), s(10 + 21 * 9, 1), 1e-12);
-  EXPECT_LT(s(10 + 21 * 10, 1), 4.0);
-  EXPECT_GT(s(10 + 21 * 10, 1), 3.0);
-  EXPECT_EQ(gx::smooth_paths(paths, grid, 0.0), paths);
 }
 
 TEST(ExperimentsGenerators, OneDimensionalFieldRespectsTheResponseBound) {

@@ -20,7 +20,6 @@
 #include "gpdp/experiments/hexbin.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/public_search.hpp"
-#include "gpdp/experiments/release.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
 #include "gpdp/io/atomic_file.hpp"
@@ -28,6 +27,7 @@
 #include "gpdp/io/data_dir.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/posterior.hpp"
+#include "gpdp/release/postprocess.hpp"
 #include "gpdp/sampler.hpp"
 #include "gpdp/version.hpp"
 #include "reproduce.hpp"
@@ -407,7 +407,7 @@ void run_fig4_lucas(const ReproduceOptions& o) {
   const Draws draws = sample(post_priv, grid, 3, rng);
   // Fixed Gaussian smoothing of the released paths before thresholding (post-processing, App. D.1).
   const double bandwidth = 0.02;  // in unit coordinates: 1.1 km
-  const Eigen::MatrixXd paths = gx::smooth_paths(draws.values, grid, bandwidth);
+  const Eigen::MatrixXd paths = release::smooth_fields(draws.values, grid, bandwidth);
   const double eps = chosen.constrained.epsilon;
 
   plot::Figure fig(1000, 720);

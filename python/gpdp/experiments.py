@@ -1,7 +1,8 @@
-"""Excursion-set experiments (paper §5, App. D; docs/mathematics.md §5): synthetic fields, metrics, the
-vote release, ε_L(θ), the whole privacy-utility study of one setting (excursion()), and, for
-your own data, privacy-constrained θ selection on public data (search_public_data()) and
-hexagon aggregation (hexbin()).
+"""Excursion-set experiments (paper §5, App. D; docs/mathematics.md §5): synthetic fields, metrics,
+ε_L(θ), the whole privacy-utility study of one setting (excursion()), and, for your own data,
+privacy-constrained θ selection on public data (search_public_data()) and hexagon aggregation
+(hexbin()). The vote and smoothing of released paths are gpdp.release's (the study uses what a
+release ships).
 Seeded throughout: experiments, never releases.
 """
 
@@ -15,9 +16,7 @@ from ._core.experiments import (
     noise_bound_from_nsr,
     plume_2d,
     search_public_data,
-    smooth_paths,
     trapezoid_weights,
-    vote_release,
 )
 
 __all__ = [
@@ -30,7 +29,5 @@ __all__ = [
     "noise_bound_from_nsr",
     "plume_2d",
     "search_public_data",
-    "smooth_paths",
     "trapezoid_weights",
-    "vote_release",
 ]

@@ -12,7 +12,6 @@
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/privacy_constraint.hpp"
 #include "gpdp/experiments/public_search.hpp"
-#include "gpdp/experiments/release.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
 
@@ -89,21 +88,6 @@ void bind_experiments(py::module_& m) {
                                        to_vector(w, "weights", av.size()));
       },
       py::arg("a"), py::arg("b"), py::arg("weights"));
-  m.def(
-      "vote_release",
-      [](const py::object& paths, double threshold, double vote_cutoff) {
-        const Eigen::MatrixXd p = to_points(paths, "paths");
-        return to_numpy(vote_release(p, threshold, vote_cutoff));
-      },
-      py::arg("paths"), py::arg("threshold") = 0.0, py::arg("vote_cutoff") = 0.5,
-      "0/1 set {x : share of paths (columns) with f(x) ≥ threshold ≥ vote_cutoff}.");
-  m.def(
-      "smooth_paths",
-      [](const py::object& paths, const Grid& grid, double bandwidth) {
-        const Eigen::MatrixXd p = to_points(paths, "paths");
-        return to_numpy(smooth_paths(p, grid, bandwidth));
-      },
-      py::arg("paths"), py::arg("grid"), py::arg("bandwidth"));
   m.def(
       "excursion_epsilon",
       [](double ell, double r, double sigma, long n, int dim, int paths, double delta,

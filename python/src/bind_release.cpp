@@ -6,6 +6,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/release.hpp"
 
 namespace gpdp::python {
@@ -21,6 +22,29 @@ py::object from_json(const nlohmann::json& j) {
 }  // namespace
 
 void bind_release(py::module_& m) {
+  m.def(
+      "vote_fraction",
+      [](const py::object& paths, double level) {
+        return to_numpy(vote_fraction(to_points(paths, "paths"), level));
+      },
+      py::arg("paths"), py::arg("level") = 0.0,
+      "Share of the paths (columns) with f(x) ≥ level at each point (row).");
+  m.def(
+      "vote_set",
+      [](const py::object& fractions, double cutoff) {
+        return to_numpy(vote_set(to_vector(fractions, "fractions"), cutoff));
+      },
+      py::arg("fractions"), py::arg("cutoff") = 0.5,
+      "0/1 indicator of {x : fraction ≥ cutoff}, cutoff in (0, 1] (the released set of L paths).");
+  m.def(
+      "smooth_fields",
+      [](const py::object& fields, const Grid& grid, double bandwidth) {
+        return to_numpy(smooth_fields(to_points(fields, "fields"), grid, bandwidth));
+      },
+      py::arg("fields"), py::arg("grid"), py::arg("bandwidth"),
+      "Gaussian filter of each column (values on grid.points(), NaN = blank) with standard "
+      "deviation `bandwidth` in coordinate units; cells beyond the edge or blank are left out and "
+      "the weights renormalised (the `gpdp release --smooth` post-processing).");
   m.def(
       "run",
       [](const std::string& data, const std::string& out_dir, const py::dict& input,

@@ -41,7 +41,15 @@ def test_excursion_building_blocks():
     np.testing.assert_array_equal(pair["y"], again["y"])
     assert pair["X"].shape == (50, 1) and np.abs(pair["y"]).max() <= 1.0
     paths = np.array([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]])
-    np.testing.assert_array_equal(gpdp.experiments.vote_release(paths, 0.0, 0.5), [1.0, 0.0])
+    fractions = gpdp.release.vote_fraction(paths, 0.0)
+    np.testing.assert_array_equal(fractions, [2 / 3, 1 / 3])
+    np.testing.assert_array_equal(gpdp.release.vote_set(fractions, 0.5), [1.0, 0.0])
+    with pytest.raises(gpdp.InputError):
+        gpdp.release.vote_set(fractions, 0.0)
+    field = np.full((grid.size, 2), 3.0)
+    field[50, 1] = np.nan  # a blank cell stays blank; the others keep the constant
+    smoothed = gpdp.release.smooth_fields(field, grid, 0.05)
+    assert np.isnan(smoothed[50, 1]) and np.nanmax(np.abs(smoothed - 3.0)) < 1e-12
     a = np.array([1.0, 1.0, 0.0])
     assert gpdp.experiments.intersection_over_union(a, a, np.ones(3)) == 1.0
     eps = gpdp.experiments.excursion_epsilon(ell=0.5, r=1.0, sigma=1.0, n=100)

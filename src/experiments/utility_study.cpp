@@ -10,11 +10,11 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/release.hpp"
 #include "gpdp/experiments/ridge_cholesky.hpp"
 #include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/posterior.hpp"
+#include "gpdp/release/postprocess.hpp"
 #include "gpdp/samplers/dense.hpp"
 
 namespace gpdp::experiments {
@@ -114,8 +114,15 @@ Eigen::MatrixXd private_paths(const StudySpec& spec, const ExcursionPair& pair, 
     values = std::move(draws.values);
   }
   if (spec.smoothing_bandwidth > 0.0)
-    return smooth_paths(values, spec.grid, spec.smoothing_bandwidth);
+    return release::smooth_fields(values, spec.grid, spec.smoothing_bandwidth);
   return values;
+}
+
+// Release b of a pair's B·L paths: the vote set of columns [b L, (b + 1) L), by the release's own
+// post-processing (what `gpdp release` ships).
+Eigen::VectorXd released_set(const Eigen::MatrixXd& paths, int L, int b, double t, double cutoff) {
+  const auto first = static_cast<Eigen::Index>(b) * L;
+  return release::vote_set(release::vote_fraction(paths.middleCols(first, L), t), cutoff);
 }
 }  // namespace
 
@@ -230,10 +237,8 @@ StudyResult run_study(const StudySpec& spec_in,
       for (int k = 1; k <= L; ++k) {
         double sum = 0.0;
         for (int b = 0; b < validation_releases; ++b) {
-          sum += intersection_over_union(
-              vote_release(paths.middleCols(static_cast<Eigen::Index>(b) * L, L), t,
-                           static_cast<double>(k) / L),
-              pair.truth, *weights);
+          sum += intersection_over_union(released_set(paths, L, b, t, static_cast<double>(k) / L),
+                                         pair.truth, *weights);
         }
         iou_c(j, k - 1) = sum / validation_releases;
       }
@@ -282,9 +287,8 @@ StudyResult run_study(const StudySpec& spec_in,
                       &methods[static_cast<std::size_t>(j)], shared_prior, d);
     Eigen::VectorXd ious(spec.releases);
     for (int b = 0; b < spec.releases; ++b) {
-      ious[b] = intersection_over_union(
-          vote_release(paths.middleCols(static_cast<Eigen::Index>(b) * L, L), t, result.cutoff_c),
-          pair.truth, *weights);
+      ious[b] = intersection_over_union(released_set(paths, L, b, t, result.cutoff_c), pair.truth,
+                                        *weights);
     }
     out.iou_release_mean = ious.mean();
     out.iou_release_sd =
@@ -295,8 +299,7 @@ StudyResult run_study(const StudySpec& spec_in,
       ex.p_unconstrained = p;
       ex.releases.resize(p.size(), 3);
       for (int b = 0; b < 3 && b < spec.releases; ++b) {
-        ex.releases.col(b) =
-            vote_release(paths.middleCols(static_cast<Eigen::Index>(b) * L, L), t, result.cutoff_c);
+        ex.releases.col(b) = released_set(paths, L, b, t, result.cutoff_c);
       }
     }
   });

@@ -18,6 +18,7 @@
 #include "gpdp/io/csv.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/release/path_store.hpp"
+#include "gpdp/release/postprocess.hpp"
 
 namespace gpdp::release {
 
@@ -103,55 +104,6 @@ Eigen::VectorXd fill_blank(Eigen::VectorXd v) {
   return v;
 }
 
-Eigen::VectorXd gaussian_smooth(const Eigen::VectorXd& field, const Grid& grid, double bandwidth) {
-  require(grid.dim() == 2, "smoothing needs a 2-D grid");
-  const auto& ax = grid.axes();
-  const long nx = ax[0].count, ny = ax[1].count;
-  // Separable: along x, then along y, each normalised by the weight of the non-blank cells.
-  auto pass = [&](const Eigen::VectorXd& in, int axis) {
-    const double step = ax[axis].step() > 0 ? ax[axis].step() : 1.0;
-    const long radius = static_cast<long>(std::ceil(3.0 * bandwidth / step));
-    std::vector<double> w(static_cast<std::size_t>(radius + 1));
-    for (long k = 0; k <= radius; ++k) {
-      const double d = static_cast<double>(k) * step / bandwidth;
-      w[static_cast<std::size_t>(k)] = std::exp(-0.5 * d * d);
-    }
-    Eigen::VectorXd out(in.size());
-    for (long j = 0; j < ny; ++j) {
-      for (long i = 0; i < nx; ++i) {
-        const long c = i + j * nx;
-        if (std::isnan(in(c))) {
-          out(c) = in(c);
-          continue;
-        }
-        double sum = 0, weight = 0;
-        for (long k = -radius; k <= radius; ++k) {
-          const long ii = axis == 0 ? i + k : i, jj = axis == 1 ? j + k : j;
-          if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
-          const double v = in(ii + jj * nx);
-          if (std::isnan(v)) continue;
-          const double wk = w[static_cast<std::size_t>(std::abs(k))];
-          sum += wk * v;
-          weight += wk;
-        }
-        out(c) = sum / weight;
-      }
-    }
-    return out;
-  };
-  if (!(bandwidth > 0)) return field;
-  return pass(pass(field, 0), 1);
-}
-
-Eigen::VectorXd vote_fraction(const Eigen::MatrixXd& paths, double level) {
-  Eigen::VectorXd v(paths.rows());
-  for (Eigen::Index i = 0; i < paths.rows(); ++i) {
-    v(i) = static_cast<double>((paths.row(i).array() >= level).count()) /
-           static_cast<double>(paths.cols());
-  }
-  return v;
-}
-
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
                       const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
                       double center, double scale, double level, double cutoff) {
@@ -161,13 +113,14 @@ std::string draws_csv(const Points& points, const std::vector<std::string>& name
   for (Eigen::Index l = 0; l < draws.cols(); ++l) out += fmt::format("value_{},", l + 1);
   out += "vote_fraction,in_set\n";
   const Eigen::VectorXd votes = vote_fraction(set_fields, level);
+  const Eigen::VectorXd in_set = vote_set(votes, cutoff);
   for (Eigen::Index i = 0; i < points.rows(); ++i) {
     for (Eigen::Index j = 0; j < points.cols(); ++j) out += io::format_number(points(i, j)) + ",";
     for (Eigen::Index l = 0; l < draws.cols(); ++l) out += io::format_number(draws(i, l)) + ",";
     for (Eigen::Index l = 0; l < draws.cols(); ++l) {
       out += io::format_number(center + scale * draws(i, l)) + ",";
     }
-    out += io::format_number(votes(i)) + (votes(i) >= cutoff ? ",1\n" : ",0\n");
+    out += io::format_number(votes(i)) + (in_set(i) > 0 ? ",1\n" : ",0\n");
   }
   return out;
 }

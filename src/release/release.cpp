@@ -18,6 +18,7 @@
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/release/mechanism_json.hpp"
 #include "gpdp/release/outputs.hpp"
+#include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/sha256.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
@@ -322,12 +323,9 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   Eigen::MatrixXd set_fields = released;
   if (q.smooth > 0) {
     require(eval.grid && eval.grid->dim() == 2, "--smooth needs a 2-D grid (--grid2d)");
-    for (int l = 0; l < q.draws; ++l) {
-      const Eigen::VectorXd sm =
-          gaussian_smooth(eval.on_grid(released.col(l)), *eval.grid, q.smooth);
-      for (Eigen::Index i = 0; i < set_fields.rows(); ++i) {
-        set_fields(i, l) = sm(eval.masked() ? eval.cells[static_cast<std::size_t>(i)] : i);
-      }
+    const Eigen::MatrixXd smoothed = smooth_fields(eval.on_grid(released), *eval.grid, q.smooth);
+    for (Eigen::Index i = 0; i < set_fields.rows(); ++i) {
+      set_fields.row(i) = smoothed.row(eval.masked() ? eval.cells[static_cast<std::size_t>(i)] : i);
     }
   }
   std::map<std::string, std::string> files;
@@ -490,6 +488,7 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   outcome.certificate = cert;
   for (const auto& [name, content] : files) outcome.files.push_back(name);
   const Eigen::VectorXd votes = vote_fraction(set_fields, level);
+  const double share_in_set = votes.size() ? vote_set(votes, q.vote_cutoff).mean() : 0.0;
   outcome.summary = {{"out", q.out_dir},
                      {"files", outcome.files},
                      {"n", data.n()},
@@ -509,8 +508,7 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
                      {"private", !q.insecure_seed.has_value()},
                      {"granularity", lattice.lambda},
                      {"sampler", method},
-                     {"fraction_in_set",
-                      votes.size() ? (votes.array() >= q.vote_cutoff).cast<double>().mean() : 0.0},
+                     {"fraction_in_set", share_in_set},
                      {"ledger", ledger_json}};
   if (!path_id.empty()) outcome.summary["kept_path"] = q.keep_path;
   if (!q.internal_eval_dir.empty()) outcome.summary["internal_eval"] = q.internal_eval_dir;

@@ -27,16 +27,9 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
 // and excursion polygons close along the mask's edge.
 Eigen::VectorXd fill_blank(Eigen::VectorXd v);
 
-// Post-processing of a released field on a 2-D grid: Gaussian filter with standard deviation
-// `bandwidth` (coordinate units), normalised over the non-blank cells (NaN stays NaN).
-Eigen::VectorXd gaussian_smooth(const Eigen::VectorXd& field, const Grid& grid, double bandwidth);
-
-// Fraction of the L paths (columns) at or above `level` at each point.
-Eigen::VectorXd vote_fraction(const Eigen::MatrixXd& paths, double level);
-
 // points, draw_1..draw_L (model units), value_1..value_L (response units = center + scale·draw),
 // vote fraction of `set_fields` (the draws, or their smoothed versions) ≥ level, in_set (vote ≥
-// cutoff).
+// cutoff): postprocess.hpp.
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
                       const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
                       double center, double scale, double level, double cutoff);
