@@ -5,10 +5,12 @@
 namespace gpdp::geometry {
 
 double signed_area(const Ring& ring) {
+  // Relative to the first vertex: far from the origin (longitudes, projected metres) the products
+  // of absolute coordinates would cancel.
   double twice = 0;
   for (std::size_t i = 0, n = ring.size(); i < n; ++i) {
-    const Point2& a = ring[i];
-    const Point2& b = ring[(i + 1) % n];
+    const Point2 a{ring[i].x - ring[0].x, ring[i].y - ring[0].y};
+    const Point2 b{ring[(i + 1) % n].x - ring[0].x, ring[(i + 1) % n].y - ring[0].y};
     twice += a.x * b.y - b.x * a.y;
   }
   return 0.5 * twice;

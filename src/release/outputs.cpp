@@ -14,7 +14,6 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/geometry/geojson.hpp"
-#include "gpdp/geometry/marching_squares.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/release/path_store.hpp"
@@ -89,21 +88,6 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
   fsync_dir(out.parent_path());
 }
 
-Eigen::VectorXd fill_blank(Eigen::VectorXd v) {
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (double x : v) {
-    if (std::isfinite(x)) {
-      lo = std::min(lo, x);
-      hi = std::max(hi, x);
-    }
-  }
-  const double blank = std::isfinite(lo) ? lo - (hi - lo) - 1.0 : 0.0;
-  for (auto& x : v) {
-    if (!std::isfinite(x)) x = blank;
-  }
-  return v;
-}
-
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
                       const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
                       double center, double scale, double level, double cutoff) {
@@ -126,7 +110,8 @@ std::string draws_csv(const Points& points, const std::vector<std::string>& name
 }
 
 std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double level,
-                       const MapText& text, const std::string& format) {
+                       const MapText& text, const std::string& format,
+                       const std::vector<geometry::Polygon>* outline) {
   const bool two_d = grid.dim() == 2;
   plot::Figure fig(two_d ? 760 : 900, two_d ? 820 : 520);
   auto& ax = fig.panel();
@@ -139,8 +124,14 @@ std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double l
     ax.heatmap(
         field, grid,
         {.map = plot::Colormap::diverging, .center = level, .colorbar_label = text.value_label});
-    ax.contour(fill_blank(field), grid, level,
-               {.label = "threshold", .color = plot::colors::black, .width = 1.6});
+    if (outline != nullptr) {
+      ax.region(
+          *outline,
+          {.label = "released set", .color = plot::colors::black, .alpha = 0.0, .edge_width = 1.6});
+    } else {
+      ax.contour(field, grid, level,
+                 {.label = "threshold", .color = plot::colors::black, .width = 1.6});
+    }
   } else {
     const Points p = grid.points();
     const Eigen::VectorXd xs = p.col(0);
@@ -157,12 +148,11 @@ std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double l
   return fig.render(format);
 }
 
-std::string excursion_geojson(const Eigen::VectorXd& field, const Grid& grid, double level,
+std::string excursion_geojson(const std::vector<geometry::Polygon>& polygons,
                               const std::string& description) {
-  const auto polygons = geometry::excursion_polygons(fill_blank(field), grid, level);
-  auto feature = geometry::geojson_feature(
-      polygons,
-      {{"description", description}, {"level", level}, {"area", geometry::area(polygons)}});
+  auto feature = geometry::geojson_feature(polygons, {{"description", description},
+                                                      {"convention", kSetPolygonConvention},
+                                                      {"area", geometry::area(polygons)}});
   return geometry::geojson_feature_collection({feature}).dump(1) + "\n";
 }
 

@@ -11,6 +11,8 @@
 #include <memory>
 
 #include "gpdp/error.hpp"
+#include "gpdp/geometry/excursion_polygons.hpp"
+#include "gpdp/geometry/raster_frame.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/plot/figure.hpp"
@@ -85,6 +87,9 @@ Evaluation evaluation_points(const ReleaseRequest& q, const Dataset& data, const
     require(q.grid->dim() == data.dim(),
             fmt::format("the grid has {} dimension(s) but the data have {}", q.grid->dim(),
                         data.dim()));
+    // A 2-D grid's cells must have a width (the excursion polygons and map.tif are pixels):
+    // refused here, before anything is drawn.
+    if (q.grid->dim() == 2) (void)geometry::raster_frame(*q.grid);
     e.grid = *q.grid;
     e.points = q.grid->points();
     if (!q.mask_file.empty()) {
@@ -222,6 +227,94 @@ void write_internal_eval(const std::string& dir, const Posterior& posterior, con
   }
 }
 
+// The released set at each evaluated point, as draws.csv's in_set column has it (the vote set of
+// release/postprocess.hpp; for one path: the path ≥ level).
+std::vector<char> released_set(const Eigen::MatrixXd& set_fields, double level, double cutoff) {
+  const Eigen::VectorXd in = vote_set(vote_fraction(set_fields, level), cutoff);
+  std::vector<char> out(static_cast<std::size_t>(in.size()));
+  for (Eigen::Index i = 0; i < in.size(); ++i) out[static_cast<std::size_t>(i)] = in(i) > 0;
+  return out;
+}
+
+// The released set on the whole grid (outside a mask: not in the set).
+std::vector<char> set_on_grid(const Evaluation& eval, const std::vector<char>& in_set) {
+  if (!eval.masked()) return in_set;
+  std::vector<char> full(static_cast<std::size_t>(eval.grid->size()), 0);
+  for (std::size_t i = 0; i < eval.cells.size(); ++i)
+    full[static_cast<std::size_t>(eval.cells[i])] = in_set[i];
+  return full;
+}
+
+// Every output file, in memory, from the released values only.
+std::map<std::string, std::string> render_outputs(const ReleaseRequest& q, const Evaluation& eval,
+                                                  const Eigen::MatrixXd& set_fields,
+                                                  const Eigen::MatrixXd& released,
+                                                  const privacy::Guarantee& guarantee,
+                                                  const std::string& response_name, double center,
+                                                  double scale, double level) {
+  std::map<std::string, std::string> files;
+  files["draws.csv"] =
+      draws_csv(eval.points, eval.names, released, set_fields, center, scale, level, q.vote_cutoff);
+  if (!eval.grid) return files;
+  const std::string eps_text = fmt::format("ε = {:.3g}, δ = {:.2g} ({}), L = {}", guarantee.epsilon,
+                                           q.delta, privacy::to_string(q.conversion), q.draws);
+  const std::string title =
+      fmt::format("gpdp release{}: {}", q.insecure_seed ? " (NOT PRIVATE: seeded)" : "", eps_text);
+  const std::string value_label =
+      fmt::format("released path ({}{})", response_name,
+                  q.input.transform == ResponseTransform::Log ? ", log" : "");
+  const Eigen::MatrixXd values = eval.on_grid((set_fields.array() * scale + center).matrix());
+  const std::string image = "map." + q.image_format;
+  if (eval.grid->dim() == 1) {
+    files[image] = render_map(values, *eval.grid, q.threshold,
+                              {title, "released sample path(s)", value_label, ""}, q.image_format);
+    return files;
+  }
+  const std::vector<char> in_set =
+      set_on_grid(eval, released_set(set_fields, level, q.vote_cutoff));
+  const auto polygons = geometry::set_polygons(in_set, *eval.grid);
+  const std::string smoothed =
+      q.smooth > 0 ? fmt::format(" (smoothed, bandwidth {})", q.smooth) : "";
+  if (q.draws == 1) {
+    files[image] =
+        render_map(values.col(0), *eval.grid, q.threshold,
+                   {title,
+                    fmt::format("one posterior sample path{}; outline: released set {{path ≥ {}}}",
+                                smoothed, q.threshold),
+                    value_label, ""},
+                   q.image_format, &polygons);
+    files["excursion.geojson"] =
+        excursion_geojson(polygons, fmt::format("{{released path ≥ {}}}", q.threshold));
+    return files;
+  }
+  const Eigen::VectorXd votes = eval.on_grid(vote_fraction(set_fields, level));
+  files[image] = render_map(votes, *eval.grid, q.vote_cutoff,
+                            {title,
+                             fmt::format("fraction of {} paths ≥ t = {}{}; outline: released set "
+                                         "{{fraction ≥ {}}}",
+                                         q.draws, q.threshold, smoothed, q.vote_cutoff),
+                             "vote fraction", ""},
+                            q.image_format, &polygons);
+  files["excursion.geojson"] =
+      excursion_geojson(polygons, fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}",
+                                              q.draws, q.threshold, q.vote_cutoff));
+  return files;
+}
+
+// Runs the post-processing between the draw and the ledger. The draw exists only in memory
+// then: an error there records nothing and writes nothing, and its message says so.
+template <class F>
+auto after_the_draw(F&& step) {
+  try {
+    return step();
+  } catch (const std::exception& e) {
+    throw Error(fmt::format(
+        "{} — this happened after the draw, in post-processing: nothing was recorded in the "
+        "ledger and nothing was released (no privacy budget spent)",
+        e.what()));
+  }
+}
+
 }  // namespace
 
 ReleaseOutcome run_release(const ReleaseRequest& q) {
@@ -328,49 +421,11 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
       set_fields.row(i) = smoothed.row(eval.masked() ? eval.cells[static_cast<std::size_t>(i)] : i);
     }
   }
-  std::map<std::string, std::string> files;
-  files["draws.csv"] =
-      draws_csv(eval.points, eval.names, released, set_fields, center, scale, level, q.vote_cutoff);
-  const std::string eps_text = fmt::format("ε = {:.3g}, δ = {:.2g} ({}), L = {}", guarantee.epsilon,
-                                           q.delta, privacy::to_string(q.conversion), q.draws);
-  if (eval.grid) {
-    const Eigen::MatrixXd values = eval.on_grid((set_fields.array() * scale + center).matrix());
-    const std::string title = fmt::format(
-        "gpdp release{}: {}", q.insecure_seed ? " (NOT PRIVATE: seeded)" : "", eps_text);
-    const std::string value_label =
-        fmt::format("released path ({}{})", data.response_name,
-                    q.input.transform == ResponseTransform::Log ? ", log" : "");
-    if (eval.grid->dim() == 2 && q.draws == 1) {
-      files["map." + q.image_format] = render_map(
-          values.col(0), *eval.grid, q.threshold,
-          {title,
-           fmt::format("one posterior sample path{}; contour at t = {}",
-                       q.smooth > 0 ? fmt::format(" (smoothed, bandwidth {})", q.smooth) : "",
-                       q.threshold),
-           value_label, ""},
-          q.image_format);
-      files["excursion.geojson"] =
-          excursion_geojson(fill_blank(values.col(0)), *eval.grid, q.threshold,
-                            fmt::format("{{released path ≥ {}}}", q.threshold));
-    } else if (eval.grid->dim() == 2) {
-      const Eigen::VectorXd votes = eval.on_grid(vote_fraction(set_fields, level));
-      files["map." + q.image_format] =
-          render_map(votes, *eval.grid, q.vote_cutoff,
-                     {title,
-                      fmt::format("fraction of {} paths ≥ t = {}; contour at c = {}", q.draws,
-                                  q.threshold, q.vote_cutoff),
-                      "vote fraction", ""},
-                     q.image_format);
-      files["excursion.geojson"] =
-          excursion_geojson(fill_blank(votes), *eval.grid, q.vote_cutoff,
-                            fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}",
-                                        q.draws, q.threshold, q.vote_cutoff));
-    } else {
-      files["map." + q.image_format] =
-          render_map(values, *eval.grid, q.threshold,
-                     {title, "released sample path(s)", value_label, ""}, q.image_format);
-    }
-  }
+  const std::map<std::string, std::string> rendered = after_the_draw([&] {
+    return render_outputs(q, eval, set_fields, released, guarantee, data.response_name, center,
+                          scale, level);
+  });
+  std::map<std::string, std::string> files = rendered;
 
   json cert{
       {"gpdp_version", kVersion},

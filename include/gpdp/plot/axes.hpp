@@ -7,7 +7,8 @@
 #include <variant>
 #include <vector>
 
-#include "gpdp/geometry/marching_squares.hpp"
+#include "gpdp/geometry/contour_lines.hpp"
+#include "gpdp/geometry/polygon.hpp"
 #include "gpdp/geometry/values.hpp"
 #include "gpdp/grid.hpp"
 #include "gpdp/plot/style.hpp"

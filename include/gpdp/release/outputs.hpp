@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/geometry/polygon.hpp"
 #include "gpdp/grid.hpp"
 #include "gpdp/kernel.hpp"
 
@@ -23,10 +24,6 @@ bool path_within(const std::string& inner, const std::string& outer);
 // Writes name → content into a fresh staging folder and renames it to `out_dir`.
 void publish_folder(const std::string& out_dir, const std::map<std::string, std::string>& files);
 
-// Blank cells (NaN, outside a mask) replaced by a value below every finite one, so that contours
-// and excursion polygons close along the mask's edge.
-Eigen::VectorXd fill_blank(Eigen::VectorXd v);
-
 // points, draw_1..draw_L (model units), value_1..value_L (response units = center + scale·draw),
 // vote fraction of `set_fields` (the draws, or their smoothed versions) ≥ level, in_set (vote ≥
 // cutoff): postprocess.hpp.
@@ -40,13 +37,21 @@ struct MapText {
   std::string value_label;
   std::string watermark;  // "NOT FOR RELEASE" for internal evaluation images
 };
-// 2-D grid: heatmap of `field` (response units) with the contour {field = level}; 1-D grid: the
-// curve(s) with the threshold line. `format` is png or svg.
+// 2-D grid: heatmap of `field` (response units) with the outline of the released set when
+// `outline` is given, else the contour {field = level}; 1-D grid: the curve(s) with the threshold
+// line. `format` is png or svg.
 std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double level,
-                       const MapText& text, const std::string& format);
+                       const MapText& text, const std::string& format,
+                       const std::vector<geometry::Polygon>* outline = nullptr);
 
-// GeoJSON FeatureCollection with the excursion polygons {field ≥ level} of a 2-D grid field.
-std::string excursion_geojson(const Eigen::VectorXd& field, const Grid& grid, double level,
+// How the excursion polygons relate to the grid (also written into the GeoJSON).
+inline constexpr const char* kSetPolygonConvention =
+    "cell-based: each grid node is the centre of a pixel one grid step wide; the polygons are the "
+    "union of the pixels of the nodes in the released set";
+
+// GeoJSON FeatureCollection with the polygons of the released set (geometry::set_polygons of
+// the released set: the vote set of release/postprocess.hpp, as draws.csv's in_set).
+std::string excursion_geojson(const std::vector<geometry::Polygon>& polygons,
                               const std::string& description);
 
 }  // namespace gpdp::release

@@ -1,0 +1,40 @@
+#pragma once
+// GDAL plumbing shared by the GIS code (excursion polygons, rasters, coordinate systems): the
+// drivers registered once, GDAL's error messages captured for our exceptions instead of printed on
+// stderr, and in-memory datasets.
+#include <gdal_priv.h>
+
+#include <string>
+#include <vector>
+
+#include "gpdp/geometry/raster_frame.hpp"
+#include "gpdp/geometry/values.hpp"
+
+namespace gpdp::gis {
+
+// GDALAllRegister(), once per process (thread-safe).
+void ensure_gdal();
+
+// While alive, GDAL errors raised on this thread are kept (not printed); message() is the last one.
+class GdalErrors {
+ public:
+  GdalErrors();
+  ~GdalErrors();
+  GdalErrors(const GdalErrors&) = delete;
+  GdalErrors& operator=(const GdalErrors&) = delete;
+  std::string message() const;  // "" when GDAL reported nothing
+};
+
+// An empty in-memory vector dataset (GDAL's "Memory" driver); throws Error if GDAL cannot make one.
+GDALDatasetUniquePtr memory_vector_dataset();
+
+// A north-up in-memory raster in `frame` with `bands` bands of `type`, georeferenced by the
+// frame's geotransform (no CRS).
+GDALDatasetUniquePtr memory_raster(const geometry::RasterFrame& frame, int bands,
+                                   GDALDataType type);
+// Writes a field given in grid order (first axis fastest, y increasing) into band `band`
+// (1-based) of a raster in `frame` (rows top-down); values are converted to the band's type.
+void write_grid_band(GDALDataset& raster, int band, const geometry::RasterFrame& frame,
+                     geometry::ValuesView values);
+
+}  // namespace gpdp::gis

@@ -1,0 +1,75 @@
+#include "gpdp/gis/gdal.hpp"
+
+#include <cpl_error.h>
+#include <fmt/format.h>
+
+#include <array>
+#include <mutex>
+
+#include "gpdp/error.hpp"
+
+namespace gpdp::gis {
+
+void ensure_gdal() {
+  static std::once_flag once;
+  std::call_once(once, [] { GDALAllRegister(); });
+}
+
+GdalErrors::GdalErrors() {
+  CPLPushErrorHandler(CPLQuietErrorHandler);
+  CPLErrorReset();
+}
+
+GdalErrors::~GdalErrors() { CPLPopErrorHandler(); }
+
+std::string GdalErrors::message() const { return CPLGetLastErrorMsg(); }
+
+GDALDatasetUniquePtr memory_vector_dataset() {
+  ensure_gdal();
+  GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("Memory");
+  if (driver == nullptr) throw Error("GDAL has no Memory vector driver");
+  GDALDatasetUniquePtr ds(driver->Create("", 0, 0, 0, GDT_Unknown, nullptr));
+  if (!ds)
+    throw Error(
+        fmt::format("GDAL could not create an in-memory vector dataset: {}", CPLGetLastErrorMsg()));
+  return ds;
+}
+
+GDALDatasetUniquePtr memory_raster(const geometry::RasterFrame& frame, int bands,
+                                   GDALDataType type) {
+  ensure_gdal();
+  GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("MEM");
+  if (driver == nullptr) throw Error("GDAL has no MEM raster driver");
+  const GdalErrors errors;
+  GDALDatasetUniquePtr ds(driver->Create("", static_cast<int>(frame.columns),
+                                         static_cast<int>(frame.rows), bands, type, nullptr));
+  if (!ds) {
+    throw Error(fmt::format("GDAL could not create a {} × {} raster in memory: {}", frame.columns,
+                            frame.rows, errors.message()));
+  }
+  std::array<double, 6> gt = frame.geotransform;
+  ds->SetGeoTransform(gt.data());
+  return ds;
+}
+
+void write_grid_band(GDALDataset& raster, int band, const geometry::RasterFrame& frame,
+                     geometry::ValuesView values) {
+  require(values.size() == static_cast<std::size_t>(frame.columns * frame.rows),
+          fmt::format("raster: {} values for {} × {} pixels", values.size(), frame.columns,
+                      frame.rows));
+  std::vector<double> pixels(values.size());
+  for (long row = 0; row < frame.rows; ++row) {
+    for (long col = 0; col < frame.columns; ++col) {
+      pixels[static_cast<std::size_t>(row * frame.columns + col)] =
+          values[static_cast<std::size_t>(frame.node(col, row))];
+    }
+  }
+  const int w = static_cast<int>(frame.columns), h = static_cast<int>(frame.rows);
+  const GdalErrors errors;
+  if (raster.GetRasterBand(band)->RasterIO(GF_Write, 0, 0, w, h, pixels.data(), w, h, GDT_Float64,
+                                           0, 0, nullptr) != CE_None) {
+    throw Error(fmt::format("GDAL could not write raster band {}: {}", band, errors.message()));
+  }
+}
+
+}  // namespace gpdp::gis
