@@ -109,6 +109,31 @@ struct BadCase {
   std::string expect_text;  // must appear in the stderr line
 };
 
+TEST(CliPosterior, PointsFileColumnsAreTheXNamesAsInRelease) {
+  // Issue #20: --points files are read like release's (io::read_points_file): columns named like
+  // the --x covariates, else x1..xd; sample and posterior agree with each other either way.
+  TempDir dir;
+  write_text(dir.file("train.csv"), "lon,lat,v\n0.1,0.2,0.5\n0.7,0.4,-0.3\n0.4,0.9,0.2\n");
+  write_text(dir.file("named.csv"), "lat,lon\n0.3,0.6\n0.8,0.1\n");
+  write_text(dir.file("plain.csv"), "x1,x2\n0.6,0.3\n0.1,0.8\n");
+  const std::string base =
+      "posterior --data " + dir.file("train.csv") + " --x lon,lat --y v" + kModel + " --points ";
+  ASSERT_EQ(run_cli(base + dir.file("named.csv") + " --out " + dir.file("a.csv")).exit_code, 0);
+  ASSERT_EQ(run_cli(base + dir.file("plain.csv") + " --out " + dir.file("b.csv")).exit_code, 0);
+  const auto a = lines_of(read_text(dir.file("a.csv")));
+  const auto b = lines_of(read_text(dir.file("b.csv")));
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0], "lon,lat,mean,variance");  // the columns read, in --x order
+  EXPECT_EQ(b[0], "x1,x2,mean,variance");
+  EXPECT_EQ(a[1].rfind("0.6,0.3,", 0), 0u);
+  EXPECT_EQ(a[1], b[1]);  // the same points, the same answers
+  EXPECT_EQ(a[2], b[2]);
+  write_text(dir.file("other.csv"), "a,b\n0.6,0.3\n");
+  const auto missing = run_cli(base + dir.file("other.csv") + " --out " + dir.file("c.csv"));
+  EXPECT_NE(missing.exit_code, 0);  // neither lon,lat nor x1,x2 columns: an error naming x1
+  EXPECT_NE(missing.err.find("x1"), std::string::npos) << missing.err;
+}
+
 TEST(CliSample, BadInputIsOneLineNoOutput) {
   const std::vector<BadCase> cases = {
       {"missing file", "", kModel, "train.csv: cannot open"},

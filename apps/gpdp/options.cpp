@@ -6,6 +6,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
+#include "gpdp/io/points_file.hpp"
 
 namespace gpdp::cli {
 
@@ -57,17 +58,17 @@ void add_points_options(CLI::App* app, PointsOptions& o) {
   g->excludes(g2);
 }
 
-QueryPoints load_points(const PointsOptions& o, int dim) {
+QueryPoints load_points(const PointsOptions& o, const std::vector<std::string>& names) {
   QueryPoints q;
-  for (int i = 1; i <= dim; ++i) q.names.push_back(fmt::format("x{}", i));
+  q.names = names;
+  const int dim = static_cast<int>(names.size());
   const int given = !o.points_file.empty() + !o.grid.empty() + !o.grid2d.empty();
   require(given == 1,
           "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
   if (!o.points_file.empty()) {
-    const auto table = io::read_csv(o.points_file);
-    require(!table.rows.empty(),
-            fmt::format("{}: no query points after the header", o.points_file));
-    q.points = table.numeric(q.names);
+    io::PointsFile file = io::read_points_file(o.points_file, names);
+    q.points = std::move(file.points);
+    q.names = std::move(file.names);
     return q;
   }
   const Grid grid = Grid::parse(o.grid.empty() ? o.grid2d : o.grid);
@@ -92,7 +93,7 @@ PosteriorQuery load_posterior_query(const PosteriorQueryOptions& o) {
   const Kernel kernel = to_kernel(o.kernel);
   const Hyperparameters theta = to_hyperparameters(o.hyper);
   Dataset data = load_data(o.data);
-  QueryPoints query = load_points(o.points, data.dim());
+  QueryPoints query = load_points(o.points, data.covariate_names);
   Posterior posterior(kernel, data.X, data.y, theta);
   return {std::move(data), std::move(query), std::move(posterior)};
 }

@@ -49,9 +49,10 @@ void add_points_options(CLI::App* app, PointsOptions& o);
 struct QueryPoints {
   Points points;
   std::optional<Grid> grid;        // set when the points form a regular grid
-  std::vector<std::string> names;  // x1..xd
+  std::vector<std::string> names;  // the coordinate columns (the data's covariates or x1..xd)
 };
-QueryPoints load_points(const PointsOptions& o, int dim);
+// `names`: the data's covariate columns (--x); a points file is read by io::read_points_file.
+QueryPoints load_points(const PointsOptions& o, const std::vector<std::string>& names);
 
 // The flag groups of a command that fits the posterior to --data and evaluates it at query points
 // (gpdp sample, gpdp posterior).

@@ -15,6 +15,7 @@
 #include "gpdp/geometry/raster_frame.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
+#include "gpdp/io/points_file.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/privacy/calibrate.hpp"
@@ -53,9 +54,7 @@ struct Evaluation {
 std::vector<Eigen::Index> masked_cells(const Grid& grid, const std::string& mask_file,
                                        const std::vector<std::string>& names) {
   require(grid.dim() == 2, "--mask needs a 2-D grid (--grid2d)");
-  const auto table = io::read_csv(mask_file);
-  require(!table.rows.empty(), fmt::format("{}: no mask points after the header", mask_file));
-  const Eigen::MatrixXd m = table.numeric(names);
+  const Eigen::MatrixXd m = io::read_points_file(mask_file, names).points;
   const auto& ax = grid.axes();
   std::vector<char> keep(static_cast<std::size_t>(grid.size()), 0);
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
@@ -102,22 +101,13 @@ Evaluation evaluation_points(const ReleaseRequest& q, const Dataset& data, const
   } else {
     require(q.mask_file.empty(), "--mask applies to --grid2d only");
     require(!q.points_file.empty(), "give where to evaluate: --grid, --grid2d or --points FILE");
-    const auto table = io::read_csv(q.points_file);
-    require(!table.rows.empty(),
-            fmt::format("{}: no query points after the header", q.points_file));
-    bool named = true;
-    for (const auto& n : e.names) {
-      named = named && std::find(table.header.begin(), table.header.end(), n) != table.header.end();
-    }
-    if (!named) {
-      for (int i = 0; i < data.dim(); ++i)
-        e.names[static_cast<std::size_t>(i)] = fmt::format("x{}", i + 1);
-    }
-    e.points = table.numeric(e.names);
+    const io::PointsFile file = io::read_points_file(q.points_file, e.names);
+    e.names = file.names;
+    e.points = file.points;
     for (Eigen::Index i = 0; i < e.points.rows(); ++i) {
       require(domain.contains(e.points.row(i).transpose()),
               fmt::format("{}:{}: query point outside the declared domain {}", q.points_file,
-                          table.line_numbers[static_cast<std::size_t>(i)], domain.to_string()));
+                          file.lines[static_cast<std::size_t>(i)], domain.to_string()));
     }
     return e;
   }
@@ -613,18 +603,9 @@ json run_query(const QueryRequest& q) {
       xs = q.grid->points();
     } else {
       require(!q.points_file.empty(), "give the new points: --points FILE, --grid or --grid2d");
-      const auto table = io::read_csv(q.points_file);
-      require(!table.rows.empty(),
-              fmt::format("{}: no query points after the header", q.points_file));
-      bool named = true;
-      for (const auto& n : names)
-        named =
-            named && std::find(table.header.begin(), table.header.end(), n) != table.header.end();
-      if (!named) {
-        for (int i = 0; i < dim; ++i)
-          names[static_cast<std::size_t>(i)] = fmt::format("x{}", i + 1);
-      }
-      xs = table.numeric(names);
+      const io::PointsFile file = io::read_points_file(q.points_file, names);
+      names = file.names;
+      xs = file.points;
     }
     for (Eigen::Index i = 0; i < xs.rows(); ++i) {
       require(spec.domain->contains(xs.row(i).transpose()),

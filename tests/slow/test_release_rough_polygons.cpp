@@ -15,6 +15,7 @@
 #include "gpdp/io/csv.hpp"
 #include "support/excursion_check.hpp"
 #include "support/paths.hpp"
+#include "support/rfc7946_check.hpp"
 
 namespace gpdp {
 namespace {
@@ -40,22 +41,6 @@ std::string clustered_records() {
   return csv;
 }
 
-std::vector<geometry::Polygon> polygons_of(const nlohmann::json& geojson) {
-  std::vector<geometry::Polygon> out;
-  auto ring = [](const nlohmann::json& positions) {
-    geometry::Ring r;
-    for (std::size_t k = 0; k + 1 < positions.size(); ++k)
-      r.push_back({positions[k][0].get<double>(), positions[k][1].get<double>()});
-    return r;
-  };
-  for (const auto& polygon : geojson["features"][0]["geometry"]["coordinates"]) {
-    geometry::Polygon p{ring(polygon[0]), {}};
-    for (std::size_t h = 1; h < polygon.size(); ++h) p.holes.push_back(ring(polygon[h]));
-    out.push_back(std::move(p));
-  }
-  return out;
-}
-
 TEST(SlowReleaseRoughPolygons, TwoHundredSeededReleasesNeverFailAndMatchDrawsCsv) {
   test::TempDir dir;
   const std::string data = dir.file("rough.csv");
@@ -72,8 +57,8 @@ TEST(SlowReleaseRoughPolygons, TwoHundredSeededReleasesNeverFailAndMatchDrawsCsv
     const Eigen::MatrixXd in = draws.numeric({"in_set"});
     std::vector<char> in_set(static_cast<std::size_t>(in.rows()));
     for (Eigen::Index i = 0; i < in.rows(); ++i) in_set[static_cast<std::size_t>(i)] = in(i) != 0;
-    const auto polygons =
-        polygons_of(nlohmann::json::parse(test::read_text(out + "/excursion.geojson")));
+    const auto polygons = test::polygons_of(nlohmann::json::parse(
+        test::read_text(out + "/excursion.geojson"))["features"][0]["geometry"]);
     ASSERT_EQ(test::excursion_polygon_failure(in_set, kGrid, polygons), "") << "seed " << seed;
   }
 }
