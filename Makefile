@@ -7,7 +7,7 @@ CLI        := $(BUILD)/gpdp
 DEMO_OUT   ?= demo-out
 PYTHON     ?= python3
 VENV       ?= .venv
-PY_DEPS    := scikit-build-core pybind11 pytest numpy matplotlib scipy scikit-learn
+PY_DEPS    := scikit-build-core pybind11 pytest numpy matplotlib scipy scikit-learn xarray
 
 .PHONY: all setup configure build build-cli test test-slow python python-test demo bench fuzz clean format
 

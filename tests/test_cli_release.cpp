@@ -100,8 +100,11 @@ TEST(CliRelease, CertificateEqualsAccountantAndOutputsAreSnapped) {
   for (const auto& e : fs::directory_iterator(f.dir.file("out")))
     present.insert(e.path().filename().string());
   EXPECT_EQ(listed, present);
-  EXPECT_TRUE(present.count("map.png") && present.count("excursion.geojson") &&
-              present.count("draws.csv"));
+  // No --crs: the polygons in grid units (excursion-grid.json, not RFC 7946 GeoJSON), map.tif
+  // without a CRS.
+  EXPECT_TRUE(present.count("map.png") && present.count("excursion-grid.json") &&
+              present.count("map.tif") && present.count("draws.csv"));
+  EXPECT_FALSE(present.count("excursion.geojson"));
   // Released values are multiples of the certified granularity.
   const double lambda = cert["rounding"]["granularity"].get<double>();
   const auto table = io::read_csv(f.dir.file("out/draws.csv"));

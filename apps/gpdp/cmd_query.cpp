@@ -28,6 +28,7 @@ struct QueryFlags {
   PathKeyFlags key;
   std::string out;
   std::string ledger;
+  std::string crs;
   std::uint64_t seed = 0;
   bool json = false;
 };
@@ -45,6 +46,9 @@ void setup(CLI::App& app) {
       ->required();
   add_points_options(sub, f->points);
   add_path_key_flags(sub, f->key);
+  sub->add_option("--crs", f->crs,
+                  "CRS of the new points (AUTH:CODE; default: the release's --crs); points in "
+                  "another CRS are transformed by PROJ, and a release without a CRS refuses it");
   sub->add_option("--out,-o", f->out, "Output CSV of the new released values")->required();
   sub->add_option("--ledger", f->ledger,
                   "Ledger that recorded the release (default: as in the path file)");
@@ -66,6 +70,7 @@ void setup(CLI::App& app) {
     if (!f->points.grid2d.empty()) q.grid = Grid::parse(f->points.grid2d);
     q.out_csv = f->out;
     q.ledger_path = f->ledger;
+    q.crs = f->crs;
     if (seed->count() > 0) q.insecure_seed = f->seed;
     const auto summary = release::run_query(q);
     if (f->json) {

@@ -23,6 +23,14 @@ void add_input_flags(CLI::App* app, InputFlags& f) {
       ->capture_default_str();
   app->add_option("--scale", f.scale, "Public scale B > 0: y ← (y − C)/B before clipping")
       ->capture_default_str();
+  app->add_option("--crs", f.crs,
+                  "Coordinate reference system of the covariates, domain, grid, mask and points "
+                  "(AUTH:CODE, 2-D, e.g. EPSG:28992; geographic ones such as EPSG:4326 are "
+                  "projected before modelling). Without it coordinates are unitless and no RFC "
+                  "7946 GeoJSON is written");
+  app->add_option("--model-crs", f.model_crs,
+                  "With a geographic --crs: the projected CRS to model in (default: the UTM zone "
+                  "of the domain's centre)");
 }
 
 release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f,
@@ -38,6 +46,8 @@ release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f,
   if (given("--transform")) spec.transform = release::parse_response_transform(f.transform);
   if (given("--center")) spec.center = f.center;
   if (given("--scale")) spec.scale = f.scale;
+  if (given("--crs")) spec.crs = f.crs;
+  if (given("--model-crs")) spec.model_crs = f.model_crs;
   require(!spec.scale || *spec.scale > 0, "--scale must be positive");
   require(spec.M_Y > 0, "--M-Y must be positive");
   require(spec.domain.has_value(),

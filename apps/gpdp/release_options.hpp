@@ -18,6 +18,8 @@ struct InputFlags {
   std::string transform = "none";
   double center = 0.0;
   double scale = 1.0;
+  std::string crs;
+  std::string model_crs;
 };
 void add_input_flags(CLI::App* app, InputFlags& f);
 // The config file (if any) first, then every flag given on the command line on top of it.

@@ -22,6 +22,9 @@
 #include "gpdp/experiments/public_search.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
+#include "gpdp/geometry/excursion_polygons.hpp"
+#include "gpdp/gis/geotiff.hpp"
+#include "gpdp/gis/rfc7946.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/io/data_dir.hpp"
@@ -357,6 +360,38 @@ HexData hex_year(const io::CsvTable& t, const std::set<std::string>& years,
   return d;
 }
 
+// The three private paths as GIS layers in the county's CRS, EPSG:2834 (NAD83(HARN) / Ohio North,
+// metres; the unit grid spans the declared box 484000:539000 × 195000:230000): fig4-lucas.tif
+// (the smoothed paths, model units) and fig4-lucas.geojson (RFC 7946: the set {path 1 ≥ 0}).
+void write_fig4_gis(const std::filesystem::path& out, const Grid& unit_grid,
+                    const Eigen::MatrixXd& paths) {
+  const Grid metres({{484000.0, 539000.0, unit_grid.axes()[0].count},
+                     {195000.0, 230000.0, unit_grid.axes()[1].count}});
+  const gis::Crs ohio = gis::Crs::parse("EPSG:2834");
+  std::vector<gis::RasterBand> bands;
+  for (Eigen::Index k = 0; k < paths.cols(); ++k) {
+    bands.push_back(
+        {fmt::format("private path {} (smoothed, model units; > 0: above $100k)", k + 1),
+         std::vector<double>(paths.col(k).begin(), paths.col(k).end())});
+  }
+  io::write_file_atomic(
+      (out / "fig4-lucas.tif").string(),
+      gis::cog_geotiff(metres, ohio, bands,
+                       {{"GPDP_FIGURE", "fig4-lucas"},
+                        {"GPDP_PRIVATE", "no: seeded paths of a reproduced figure"}}));
+  const auto polygons = geometry::excursion_polygons(paths.col(0).eval(), metres, 0.0);
+  io::write_file_atomic(
+      (out / "fig4-lucas.geojson").string(),
+      gis::rfc7946_feature_collection(
+          polygons, ohio,
+          {{"description",
+            "{private path 1 ≥ 0}: median sale price above $100k (seeded paths "
+            "of a reproduced figure: NOT a private release)"},
+           {"convention", "cell-based: the grid's pixels whose node is in the set"}})
+              .dump(1) +
+          "\n");
+}
+
 void run_fig4_lucas(const ReproduceOptions& o) {
   const std::string path = io::find_data_file("lucas_county_oh_house_sales.csv", o.data_dir);
   const io::CsvTable table = io::read_csv(path);
@@ -467,6 +502,7 @@ void run_fig4_lucas(const ReproduceOptions& o) {
       theta_priv.sigma, chosen.constrained.mean_bce, eps, C, best_iou, bandwidth,
       privacy.description());
   io::write_file_atomic((out / "fig4-lucas.md").string(), md);
+  write_fig4_gis(out, grid, paths);
   std::fputs(md.c_str(), stdout);
 }
 

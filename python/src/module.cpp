@@ -55,4 +55,5 @@ del _c
   gpdp::python::bind_experiments(experiments);
   auto release = m.def_submodule("release", "Certified releases (the gpdp release command)");
   gpdp::python::bind_release(release);
+  gpdp::python::bind_gis(m);
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpdp/error.hpp"
+#include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/release/sha256.hpp"
 
@@ -93,10 +94,15 @@ InputSpec parse_input_config(const std::string& text, const std::string& source,
     } else if (key == "scale") {
       spec.scale = finite_number(value, where);
       require(*spec.scale > 0, where + ": must be positive");
+    } else if (key == "crs") {
+      spec.crs = typed(value, json::value_t::string, where).get<std::string>();
+    } else if (key == "model_crs") {
+      spec.model_crs = typed(value, json::value_t::string, where).get<std::string>();
     } else {
-      throw InputError(fmt::format(
-          "{}: unknown key '{}' (known: x, y, domain, M_Y, policy, transform, center, scale)",
-          source, key));
+      throw InputError(
+          fmt::format("{}: unknown key '{}' (known: x, y, domain, M_Y, policy, transform, center, "
+                      "scale, crs, model_crs)",
+                      source, key));
     }
   }
   return spec;
@@ -165,6 +171,10 @@ PreparedData prepare_data_from_text(const std::string& text, const std::string& 
       y = std::clamp(y, -spec.M_Y, spec.M_Y);
       ++out.clipped;
     }
+  }
+  if (!spec.crs.empty()) {
+    const gis::GeoFrame geo(spec.crs, spec.model_crs, box);
+    d.X = geo.to_model(d.X, source);  // checked in the declared CRS above; modelled in this one
   }
   return out;
 }

@@ -14,6 +14,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/geometry/geojson.hpp"
+#include "gpdp/gis/rfc7946.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/release/path_store.hpp"
@@ -148,12 +149,28 @@ std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double l
   return fig.render(format);
 }
 
-std::string excursion_geojson(const std::vector<geometry::Polygon>& polygons,
-                              const std::string& description) {
-  auto feature = geometry::geojson_feature(polygons, {{"description", description},
-                                                      {"convention", kSetPolygonConvention},
-                                                      {"area", geometry::area(polygons)}});
-  return geometry::geojson_feature_collection({feature}).dump(1) + "\n";
+std::pair<std::string, std::string> excursion_file(const std::vector<geometry::Polygon>& polygons,
+                                                   const std::optional<gis::Crs>& crs,
+                                                   nlohmann::json properties) {
+  properties["convention"] = kSetPolygonConvention;
+  if (!crs) {
+    properties["area_grid_units"] = geometry::area(polygons);
+    properties["coordinates"] =
+        "grid units: no coordinate reference system was declared (--crs), so this is not RFC "
+        "7946 GeoJSON, whose coordinates are WGS 84 longitude/latitude";
+    return {"excursion-grid.json",
+            geometry::geojson_feature_collection({geometry::geojson_feature(polygons, properties)})
+                    .dump(1) +
+                "\n"};
+  }
+  properties["area_in_declared_crs"] = geometry::area(polygons);
+  properties["declared_crs"] = crs->id();
+  properties["coordinates"] = fmt::format(
+      "WGS 84 longitude/latitude (RFC 7946), reprojected from {} by PROJ, rounded to {} decimal "
+      "places (1e-{}° ≈ 1 cm)",
+      crs->id(), gis::kDecimals, gis::kDecimals);
+  return {"excursion.geojson",
+          gis::rfc7946_feature_collection(polygons, *crs, properties).dump(1) + "\n"};
 }
 
 }  // namespace gpdp::release

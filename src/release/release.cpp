@@ -13,6 +13,8 @@
 #include "gpdp/error.hpp"
 #include "gpdp/geometry/excursion_polygons.hpp"
 #include "gpdp/geometry/raster_frame.hpp"
+#include "gpdp/gis/geo_frame.hpp"
+#include "gpdp/gis/geotiff.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/io/points_file.hpp"
@@ -184,16 +186,18 @@ json input_json(const InputSpec& in, const Dataset& data) {
          {"policy", to_string(in.policy)},   {"transform", to_string(in.transform)}};
   if (in.center) j["center"] = *in.center;
   if (in.scale) j["scale"] = *in.scale;
+  if (!in.crs.empty()) j["crs"] = in.crs;
+  if (!in.model_crs.empty()) j["model_crs"] = in.model_crs;
   return j;
 }
 
 // Non-private maps for the data holder's own evaluation: watermarked, never in --out.
 void write_internal_eval(const std::string& dir, const Posterior& posterior, const Evaluation& eval,
-                         double center, double scale, double level, double threshold,
-                         const std::string& format) {
+                         const Points& model_points, double center, double scale, double level,
+                         double threshold, const std::string& format) {
   std::filesystem::create_directories(dir);
-  const Eigen::VectorXd mean = posterior.mean(eval.points);
-  const Eigen::VectorXd p = posterior.excursion_probability(eval.points, level);
+  const Eigen::VectorXd mean = posterior.mean(model_points);
+  const Eigen::VectorXd p = posterior.excursion_probability(model_points, level);
   std::string csv = "point,posterior_mean,excursion_probability\n";
   for (Eigen::Index i = 0; i < mean.size(); ++i) {
     csv += fmt::format("{},{},{}\n", i, io::format_number(center + scale * mean(i)),
@@ -226,6 +230,43 @@ std::vector<char> released_set(const Eigen::MatrixXd& set_fields, double level, 
   return out;
 }
 
+// "lo:hi:count,..." of a grid, exactly (Grid::parse reads it back).
+std::string grid_spec(const Grid& grid) {
+  std::vector<std::string> axes;
+  for (const auto& a : grid.axes())
+    axes.push_back(
+        fmt::format("{}:{}:{}", io::format_number(a.lo), io::format_number(a.hi), a.count));
+  return fmt::format("{}", fmt::join(axes, ","));
+}
+
+// map.tif's bands: the released value(s) in response units (as in draws.csv), for L > 1 the vote
+// fraction, and the in-set mask (1/0); NaN outside a mask.
+std::vector<gis::RasterBand> raster_bands(const Evaluation& eval, const Eigen::MatrixXd& released,
+                                          const Eigen::MatrixXd& set_fields,
+                                          const std::vector<char>& in_set, double center,
+                                          double scale, double level, const std::string& response) {
+  auto column = [](const Eigen::VectorXd& v) { return std::vector<double>(v.begin(), v.end()); };
+  std::vector<gis::RasterBand> bands;
+  const auto L = released.cols();
+  for (Eigen::Index l = 0; l < L; ++l) {
+    const Eigen::VectorXd value = eval.on_grid((released.col(l).array() * scale + center).matrix());
+    bands.push_back(
+        {L == 1 ? fmt::format("released value ({}, response units)", response)
+                : fmt::format("released value, path {} ({}, response units)", l + 1, response),
+         column(value)});
+  }
+  if (L > 1)
+    bands.push_back(
+        {"vote fraction (paths ≥ t)", column(eval.on_grid(vote_fraction(set_fields, level)))});
+  const Eigen::VectorXd evaluated =
+      eval.on_grid(Eigen::VectorXd::Ones(static_cast<Eigen::Index>(eval.points.rows())));
+  std::vector<double> mask(in_set.size());
+  for (std::size_t k = 0; k < in_set.size(); ++k)
+    mask[k] = std::isnan(evaluated(static_cast<Eigen::Index>(k))) ? std::nan("") : in_set[k];
+  bands.push_back({"in_set (1 = in the released set, 0 = not)", mask});
+  return bands;
+}
+
 // The released set on the whole grid (outside a mask: not in the set).
 std::vector<char> set_on_grid(const Evaluation& eval, const std::vector<char>& in_set) {
   if (!eval.masked()) return in_set;
@@ -236,12 +277,11 @@ std::vector<char> set_on_grid(const Evaluation& eval, const std::vector<char>& i
 }
 
 // Every output file, in memory, from the released values only.
-std::map<std::string, std::string> render_outputs(const ReleaseRequest& q, const Evaluation& eval,
-                                                  const Eigen::MatrixXd& set_fields,
-                                                  const Eigen::MatrixXd& released,
-                                                  const privacy::Guarantee& guarantee,
-                                                  const std::string& response_name, double center,
-                                                  double scale, double level) {
+std::map<std::string, std::string> render_outputs(
+    const ReleaseRequest& q, const Evaluation& eval, const Eigen::MatrixXd& set_fields,
+    const Eigen::MatrixXd& released, const privacy::Guarantee& guarantee,
+    const std::string& response_name, double center, double scale, double level,
+    const std::optional<gis::GeoFrame>& geo, const std::string& release_uid) {
   std::map<std::string, std::string> files;
   files["draws.csv"] =
       draws_csv(eval.points, eval.names, released, set_fields, center, scale, level, q.vote_cutoff);
@@ -273,21 +313,32 @@ std::map<std::string, std::string> render_outputs(const ReleaseRequest& q, const
                                 smoothed, q.threshold),
                     value_label, ""},
                    q.image_format, &polygons);
-    files["excursion.geojson"] =
-        excursion_geojson(polygons, fmt::format("{{released path ≥ {}}}", q.threshold));
-    return files;
+  } else {
+    const Eigen::VectorXd votes = eval.on_grid(vote_fraction(set_fields, level));
+    files[image] = render_map(votes, *eval.grid, q.vote_cutoff,
+                              {title,
+                               fmt::format("fraction of {} paths ≥ t = {}{}; outline: released "
+                                           "set {{fraction ≥ {}}}",
+                                           q.draws, q.threshold, smoothed, q.vote_cutoff),
+                               "vote fraction", ""},
+                              q.image_format, &polygons);
   }
-  const Eigen::VectorXd votes = eval.on_grid(vote_fraction(set_fields, level));
-  files[image] = render_map(votes, *eval.grid, q.vote_cutoff,
-                            {title,
-                             fmt::format("fraction of {} paths ≥ t = {}{}; outline: released set "
-                                         "{{fraction ≥ {}}}",
-                                         q.draws, q.threshold, smoothed, q.vote_cutoff),
-                             "vote fraction", ""},
-                            q.image_format, &polygons);
-  files["excursion.geojson"] =
-      excursion_geojson(polygons, fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}",
-                                              q.draws, q.threshold, q.vote_cutoff));
+  const std::string description =
+      q.draws == 1 ? fmt::format("{{released path ≥ {}}}", q.threshold)
+                   : fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}", q.draws,
+                                 q.threshold, q.vote_cutoff);
+  std::optional<gis::Crs> crs;
+  if (geo) crs = geo->declared();
+  auto [name, content] =
+      excursion_file(polygons, crs, {{"description", description}, {"release_uid", release_uid}});
+  files[name] = std::move(content);
+  files["map.tif"] = gis::cog_geotiff(
+      *eval.grid, crs,
+      raster_bands(eval, released, set_fields, in_set, center, scale, level, response_name),
+      {{"GPDP_RELEASE_UID", release_uid},
+       {"GPDP_VERSION", kVersion},
+       {"GPDP_RELEASED_SET", description},
+       {"GPDP_CERTIFICATE", "certificate.json beside this file lists it with its SHA-256"}});
   return files;
 }
 
@@ -330,6 +381,13 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   const Dataset& data = prepared.data;
   const Box& domain = *q.input.domain;
   const Evaluation eval = evaluation_points(q, data, domain);
+  // With a CRS: the data were projected to the model CRS by prepare_data; the evaluation points
+  // are projected the same way (outputs stay in the declared CRS).
+  std::optional<gis::GeoFrame> geo;
+  if (!q.input.crs.empty()) geo.emplace(q.input.crs, q.input.model_crs, domain);
+  const Points model_points = geo ? geo->to_model(eval.points, "evaluation points") : eval.points;
+  const bool grid_sampler = eval.grid && !eval.masked() && !(geo && geo->reprojects());
+  const std::string release_uid = random_id();
   const double center = q.input.center.value_or(0.0), scale = q.input.scale.value_or(1.0);
   const double level = (q.threshold - center) / scale;  // threshold in model units
 
@@ -337,7 +395,7 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   privacy::GpMechanism mech;
   mech.kernel = Kernel::from_name(q.kernel, q.ell);
   mech.dim = data.dim();
-  mech.domain = domain;
+  mech.domain = geo ? geo->model_domain() : domain;
   mech.n = data.n();
   mech.r = q.r;
   mech.sigma = q.sigma;
@@ -393,8 +451,8 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   std::string method;
   for (int l = 0; l < q.draws; ++l) {
     paths.emplace_back(posterior, mech.eta);
-    raw.col(l) = eval.grid && !eval.masked() ? paths.back().evaluate(*eval.grid, *rng)
-                                             : paths.back().evaluate(eval.points, *rng);
+    raw.col(l) = grid_sampler ? paths.back().evaluate(*eval.grid, *rng)
+                              : paths.back().evaluate(model_points, *rng);
     if (l == 0) method = paths.back().last_method();
   }
   const Granularity lattice = release_granularity(mech.n, mech.M_Y, mech.r, mech.sigma, mech.eta);
@@ -413,7 +471,7 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   }
   const std::map<std::string, std::string> rendered = after_the_draw([&] {
     return render_outputs(q, eval, set_fields, released, guarantee, data.response_name, center,
-                          scale, level);
+                          scale, level, geo, release_uid);
   });
   std::map<std::string, std::string> files = rendered;
 
@@ -434,6 +492,8 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
         {"M_Y", q.input.M_Y},
         {"clipped", prepared.clipped}}},
       {"domain", domain.to_string()},
+      {"crs", geo ? geo->to_json() : json(nullptr)},
+      {"release_uid", release_uid},
       {"kernel", {{"name", mech.kernel->name()}, {"ell", mech.kernel->lengthscale()}}},
       {"theta", {{"ell", mech.kernel->lengthscale()}, {"r", mech.r}, {"sigma", mech.sigma}}},
       {"eta", mech.eta},
@@ -465,6 +525,7 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
       {"evaluation",
        {{"points", eval.points.rows()},
         {"grid", q.grid ? json(q.grid->dim() == 1 ? "1-D grid" : "2-D grid") : json(nullptr)},
+        {"grid_spec", q.grid ? json(grid_spec(*q.grid)) : json(nullptr)},
         {"mask", q.mask_file.empty()
                      ? json(nullptr)
                      : json(std::filesystem::path(q.mask_file).filename().string())},
@@ -525,8 +586,8 @@ ReleaseOutcome run_release(const ReleaseRequest& q) {
   files["certificate.json"] = cert.dump(2) + "\n";
   publish_folder(q.out_dir, files);
   if (!q.internal_eval_dir.empty()) {
-    write_internal_eval(q.internal_eval_dir, posterior, eval, center, scale, level, q.threshold,
-                        q.image_format);
+    write_internal_eval(q.internal_eval_dir, posterior, eval, model_points, center, scale, level,
+                        q.threshold, q.image_format);
   }
 
   ReleaseOutcome outcome;
@@ -607,6 +668,20 @@ json run_query(const QueryRequest& q) {
       names = file.names;
       xs = file.points;
     }
+    // Points in another CRS than the release's are transformed to it; a CRS for a release
+    // without one is refused (never silently mixed).
+    std::optional<gis::GeoFrame> geo;
+    if (!spec.crs.empty()) geo.emplace(spec.crs, spec.model_crs, *spec.domain);
+    if (!q.crs.empty()) {
+      require(geo.has_value(),
+              fmt::format("--crs {}: the kept path was released without a CRS (unitless "
+                          "coordinates); give the points in those coordinates, without --crs",
+                          q.crs));
+      if (gis::Crs::parse(q.crs).id() != geo->declared().id()) {
+        xs = gis::Transformer(gis::Crs::parse(q.crs), geo->declared()).apply(xs, "query points");
+        names = state.at("names").get<std::vector<std::string>>();  // now the release's axes
+      }
+    }
     for (Eigen::Index i = 0; i < xs.rows(); ++i) {
       require(spec.domain->contains(xs.row(i).transpose()),
               fmt::format("query point {} lies outside the declared domain {}", i + 1,
@@ -623,13 +698,14 @@ json run_query(const QueryRequest& q) {
             fmt::format("{}: inconsistent rounding lattice", q.path_file));
     auto rng_owner = make_rng(q.insecure_seed);
     Rng& rng = *rng_owner;
+    const Points model_xs = geo ? geo->to_model(xs, "query points") : xs;
     auto& kept = state.at("paths");
     Eigen::MatrixXd released(xs.rows(), static_cast<Eigen::Index>(kept.size()));
     for (std::size_t l = 0; l < kept.size(); ++l) {
       const Eigen::MatrixXd pts = matrix_from_json(kept[l].at("points"), dim);
       const Eigen::MatrixXd vals = matrix_from_json(kept[l].at("values"), 1);
       SamplePath path(posterior, eta, pts, vals.col(0));
-      const Eigen::VectorXd v = path.evaluate(xs, rng);
+      const Eigen::VectorXd v = path.evaluate(model_xs, rng);
       released.col(static_cast<Eigen::Index>(l)) =
           v.unaryExpr([&](double x) { return snap(x, lattice); });
       kept[l] = {{"points", matrix_json(path.points())}, {"values", matrix_json(path.values())}};
@@ -646,6 +722,7 @@ json run_query(const QueryRequest& q) {
             {"path_id", path_id},
             {"ledger", ledger_path},
             {"budget_consumed", 0},
+            {"crs", geo ? json(geo->declared().id()) : json(nullptr)},
             {"granularity", lattice.lambda},
             {"private", !q.insecure_seed.has_value()}};
   } catch (const json::exception&) {

@@ -58,7 +58,7 @@ TEST(SlowReleaseRoughPolygons, TwoHundredSeededReleasesNeverFailAndMatchDrawsCsv
     std::vector<char> in_set(static_cast<std::size_t>(in.rows()));
     for (Eigen::Index i = 0; i < in.rows(); ++i) in_set[static_cast<std::size_t>(i)] = in(i) != 0;
     const auto polygons = test::polygons_of(nlohmann::json::parse(
-        test::read_text(out + "/excursion.geojson"))["features"][0]["geometry"]);
+        test::read_text(out + "/excursion-grid.json"))["features"][0]["geometry"]);
     ASSERT_EQ(test::excursion_polygon_failure(in_set, kGrid, polygons), "") << "seed " << seed;
   }
 }

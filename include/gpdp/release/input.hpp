@@ -29,11 +29,17 @@ struct InputSpec {
   ResponseTransform transform = ResponseTransform::None;
   std::optional<double> center;  // public centring t
   std::optional<double> scale;   // public scale B > 0
+  // The coordinate reference system of the covariates, the domain, the grid, the mask and the
+  // points files (AUTH:CODE, 2-D; empty: unitless coordinates), and the projected CRS a
+  // geographic one is modelled in (empty: the UTM zone of the domain's centre); gis::GeoFrame.
+  std::string crs;
+  std::string model_crs;
 };
 
 // Reads an input description (JSON object; see docs/release.md) on top of `base`:
 //   {"x": ["x","y"], "y": "zinc", "domain": "178440:181560,329600:333760", "M_Y": 1,
-//    "policy": "clip", "transform": "log", "center": 6.58, "scale": 1.5}
+//    "policy": "clip", "transform": "log", "center": 6.58, "scale": 1.5, "crs": "EPSG:28992"}
+// ("model_crs" too, for a geographic "crs").
 // Unknown keys and wrong types are InputErrors naming `source` and the key.
 InputSpec parse_input_config(const std::string& text, const std::string& source,
                              InputSpec base = {});
@@ -48,7 +54,8 @@ struct PreparedData {
 
 // Reads the file once, hashes the bytes it parses, and checks: n ≥ 2, covariate dimension equals
 // the domain's, every covariate inside the declared domain (error names file:line), log transform
-// only of positive responses, |y| ≤ M_Y under `reject`.
+// only of positive responses, |y| ≤ M_Y under `reject`. With a CRS whose model CRS differs
+// (geographic data), the covariates are then projected to the model CRS (gis::GeoFrame).
 PreparedData prepare_data(const std::string& path, const InputSpec& spec);
 // The same on bytes already in memory (fuzzing, tests).
 PreparedData prepare_data_from_text(const std::string& text, const std::string& source,

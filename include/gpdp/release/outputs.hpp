@@ -5,11 +5,14 @@
 // Every function here takes RELEASED values (snapped sample paths) only.
 #include <Eigen/Core>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpdp/geometry/polygon.hpp"
+#include "gpdp/gis/crs.hpp"
 #include "gpdp/grid.hpp"
 #include "gpdp/kernel.hpp"
 
@@ -49,9 +52,12 @@ inline constexpr const char* kSetPolygonConvention =
     "cell-based: each grid node is the centre of a pixel one grid step wide; the polygons are the "
     "union of the pixels of the nodes in the released set";
 
-// GeoJSON FeatureCollection with the polygons of the released set (geometry::set_polygons of
-// the released set: the vote set of release/postprocess.hpp, as draws.csv's in_set).
-std::string excursion_geojson(const std::vector<geometry::Polygon>& polygons,
-                              const std::string& description);
+// The polygons of the released set as a file: with a CRS, "excursion.geojson", RFC 7946 GeoJSON
+// (reprojected to WGS 84 lon/lat by PROJ, gis::rfc7946_feature_collection); without one,
+// "excursion-grid.json", the same structure in grid units, which is NOT RFC 7946 GeoJSON (whose
+// coordinates must be WGS 84) and says so. Returns {file name, content}.
+std::pair<std::string, std::string> excursion_file(const std::vector<geometry::Polygon>& polygons,
+                                                   const std::optional<gis::Crs>& crs,
+                                                   nlohmann::json properties);
 
 }  // namespace gpdp::release

@@ -84,6 +84,9 @@ struct QueryRequest {
   std::string data_path;
   std::string points_file;
   std::optional<Grid> grid;
+  // The CRS of the points (AUTH:CODE); empty: the release's. Transformed to the release's CRS;
+  // refused for a release without one.
+  std::string crs;
   std::string out_csv;
   std::string ledger_path;                     // empty: the ledger named in the path file
   std::optional<std::uint64_t> insecure_seed;  // tests only: reproducible, NOT PRIVATE
