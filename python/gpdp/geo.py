@@ -109,7 +109,7 @@ def to_geotiff(da, path, *, metadata=None):
     NaN as nodata, the CRS of ``attrs["crs"]`` embedded, band descriptions from the band names."""
     x = np.asarray(da["x"].values, dtype=np.float64)
     y = np.asarray(da["y"].values, dtype=np.float64)[::-1]
-    grid = Grid(f"{x[0]!r}:{x[-1]!r}:{len(x)},{y[0]!r}:{y[-1]!r}:{len(y)}")
+    grid = Grid(f"{float(x[0])!r}:{float(x[-1])!r}:{len(x)},{float(y[0])!r}:{float(y[-1])!r}:{len(y)}")
     data = da.values if da.ndim == 3 else da.values[np.newaxis]
     names = [str(b) for b in da["band"].values] if da.ndim == 3 else [str(da.name or "value")]
     bands = [(n, np.ascontiguousarray(d[::-1, :]).reshape(-1)) for n, d in zip(names, data)]
