@@ -1,6 +1,8 @@
 // The auditor: a hand-built pair whose exact divergence is known in closed form, the violation of a
 // Δ_n √2 below Lemma B.1 (the public reference scripts' constant, docs/mathematics.md §2 note)
-// found by the search, and no violation of the paper's lemmas in the same search.
+// found by both searches, no violation of the paper's lemmas, the structured starts reaching the
+// known n = 1 worst case, and the gradient search finding at least what the original Subplex
+// search finds.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -52,9 +54,18 @@ TEST(PrivacyAudit, SqrtTwoSmallerLemmaB1ConstantIsViolatedByAConcretePair) {
   m.sigma = sigma;
   m.lemma = SensitivityLemma::User;
   m.user_Delta_n = b1 / std::sqrt(2.0);
+  for (const auto search : {AuditSearch::Gradient, AuditSearch::Subplex}) {
+    auto s = quick_settings();
+    s.search = search;
+    const auto bad = audit(m, s);
+    EXPECT_TRUE(bad.violation) << to_string(search);
+    EXPECT_GT(bad.epsilon_lower, bad.proven.epsilon);  // visible in (ε, δ) as well
+  }
+  // The gradient search also reports the mean sensitivity itself above the supplied Δ_n.
   const auto bad = audit(m, quick_settings());
-  EXPECT_TRUE(bad.violation);
-  EXPECT_GT(bad.epsilon_lower, bad.proven.epsilon);  // visible in (ε, δ) as well
+  ASSERT_TRUE(bad.sensitivity_searched);
+  EXPECT_TRUE(bad.sensitivity_violation);
+  EXPECT_NEAR(bad.sensitivity_lower, b1, 1e-9);
   // The paper's Lemma B.1 survives the same search.
   m.lemma = SensitivityLemma::B1;
   m.user_Delta_n.reset();
@@ -63,6 +74,69 @@ TEST(PrivacyAudit, SqrtTwoSmallerLemmaB1ConstantIsViolatedByAConcretePair) {
   for (const auto& o : good.orders) EXPECT_LE(o.lower, o.proven);
   // ... and the search gets close to it at small α (the bound is nearly tight here).
   EXPECT_GT(good.orders.front().lower, 0.9 * good.orders.front().proven);
+}
+
+// n = 1: D = {(x, M)}, D' = {(x, −M)} gives μ_D(x) − μ_D'(x) = 2M/(1 + r²) and σ² k_D(x, x) =
+// σ² r²/(1 + r²), so D_α = 2αM²/(σ² r² (1 + r²)) and ‖μ_D − μ_D'‖_{H−} = 2M/(1 + r²). The
+// structured starts alone (no random start, no ascent step, no continuation) reach it.
+TEST(PrivacyAudit, StructuredStartsFindTheKnownNEqualsOneWorstCase) {
+  for (const double r : {0.5, 1.0, 2.0}) {
+    GpMechanism m;
+    m.kernel = Kernel::exponential(0.7);
+    m.dim = 2;
+    m.n = 1;
+    m.r = r;
+    m.sigma = 0.1;
+    m.M_Y = 1.5;
+    AuditSettings s;
+    s.restarts = 0;
+    s.max_evals = 1;
+    s.continuation = false;
+    s.extra_test_points = 0;
+    s.alphas = {1.05};
+    const auto rep = audit(m, s);
+    const double M = m.M_Y, alpha = 1.05;
+    const double exact = 2 * alpha * M * M / (m.sigma * m.sigma * r * r * (1 + r * r));
+    ASSERT_EQ(rep.orders.size(), 1u);
+    const auto& o = rep.orders.front();
+    EXPECT_NEAR(o.lower, exact, 1e-9 * exact) << "r = " << r;
+    EXPECT_LE(o.lower, o.proven);
+    EXPECT_TRUE(o.witness.X == o.witness.Xp);
+    EXPECT_NEAR(std::abs(o.witness.y[0] - o.witness.yp[0]), 2 * M, 1e-12);
+    EXPECT_NEAR(rep.sensitivity_lower, 2 * M / (1 + r * r), 1e-9);
+    EXPECT_NEAR(o.shape.sensitivity, 2 * M / (1 + r * r), 1e-9);
+  }
+}
+
+// Exponential kernel in 2-D, ℓ = 1, r = 0.5, n = 8: the core matters (|μ_{D−}| can exceed M_Y),
+// and the original search stops short of what the gradient search reaches with the same seed and
+// random-restart count; the continuation visits n = 1, 2, 3, 5, 8 and seeds the final search.
+TEST(PrivacyAudit, GradientSearchFindsAtLeastWhatSubplexFinds) {
+  GpMechanism m;
+  m.kernel = Kernel::exponential(1.0);
+  m.dim = 2;
+  m.n = 8;
+  m.r = 0.5;
+  m.sigma = 0.5;
+  AuditSettings s;
+  s.restarts = 4;
+  s.alphas = {1.1};
+  s.search = AuditSearch::Subplex;
+  const auto sub = audit(m, s);
+  s.search = AuditSearch::Gradient;
+  const auto grad = audit(m, s);
+  EXPECT_FALSE(grad.violation);
+  EXPECT_GT(grad.orders[0].lower, 1.1 * sub.orders[0].lower);
+  EXPECT_GE(grad.epsilon_lower, sub.epsilon_lower);
+  std::vector<long> sizes;
+  for (const auto& rung : grad.continuation) sizes.push_back(rung.n);
+  EXPECT_EQ(sizes, (std::vector<long>{1, 2, 3, 5, 8}));
+  EXPECT_GE(grad.orders[0].lower, grad.continuation.back().lower * (1 - 1e-12));
+  // The mean sensitivity found exceeds 2 M_Y √Φ_n, the most that differing points with
+  // μ_{D−} = 0 can give (B.1's first term): the core contributes, but stays far below Lemma B.1.
+  const auto b = resolve_bounds(m);
+  EXPECT_GT(grad.sensitivity_lower, 1.2 * 2.0 * std::sqrt(phi_n(b.Vn, m.r)));
+  EXPECT_LT(grad.sensitivity_lower, grad.sensitivity_proven);
 }
 
 TEST(PrivacyAudit, PaperLemmasSurviveTheSearch) {
@@ -120,6 +194,17 @@ TEST(PrivacyAudit, CliFailsLoudlyOnViolation) {
       "--json");
   EXPECT_EQ(good.exit_code, 0) << good.err;
   EXPECT_NE(good.out.find("\"violation\": false"), std::string::npos);
+  EXPECT_NE(good.out.find("\"search\": \"gradient\""), std::string::npos);
+  EXPECT_NE(good.out.find("\"sensitivity\""), std::string::npos);
+  const auto sub = gpdp::test::run_cli(
+      "audit --kernel exp1d --n 2 --r 1 --sigma 0.1 --delta 1e-5 --restarts 2 --evals 50 --quiet "
+      "--search subplex --json");
+  EXPECT_EQ(sub.exit_code, 0) << sub.err;
+  EXPECT_NE(sub.out.find("\"search\": \"subplex\""), std::string::npos);
+  const auto many = gpdp::test::run_cli(
+      "audit --kernel exp1d --n 2 --r 1 --sigma 0.1 --delta 1e-5 --test-points 51");
+  EXPECT_NE(many.exit_code, 0);
+  EXPECT_NE(many.err.find("50"), std::string::npos);
   const auto inf = gpdp::test::run_cli("audit --kernel exp1d --n 2 --r 1 --sigma inf --delta 1e-5");
   EXPECT_NE(inf.exit_code, 0);
   EXPECT_NE(inf.err.find("finite"), std::string::npos);

@@ -1,9 +1,11 @@
 // gpdp audit: an empirical lower bound on the privacy loss, beside the proven upper bound.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "audit_json.hpp"
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/audit.hpp"
@@ -19,26 +21,97 @@ struct AuditArgs {
   MechanismOptions mech;
   AccountingOptions acc;
   privacy::AuditSettings settings;
+  std::string search = "gradient";
+  bool no_continuation = false;
+  bool no_sensitivity = false;
   bool json = false;
   bool quiet = false;
 };
 
-nlohmann::json matrix_json(const Eigen::MatrixXd& M) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (Eigen::Index i = 0; i < M.rows(); ++i) {
-    nlohmann::json row = nlohmann::json::array();
-    for (Eigen::Index j = 0; j < M.cols(); ++j) row.push_back(M(i, j));
-    rows.push_back(row);
+void print_json(const privacy::AuditReport& report, const privacy::GpMechanism& mech,
+                const privacy::ResolvedBounds& b) {
+  nlohmann::json j;
+  j["violation"] = report.violation;
+  j["search"] = privacy::to_string(report.search);
+  j["draws"] = report.draws;
+  j["delta"] = report.proven.delta;
+  j["conversion"] = privacy::to_string(report.proven.conversion);
+  j["epsilon_proven"] = report.proven.epsilon;
+  j["alpha_star"] = report.proven.alpha;
+  j["epsilon_lower"] = report.epsilon_lower;
+  j["mean_distance"] = report.mean_distance;
+  j["distance_witness"] = pair_json(report.distance_witness);
+  j["Vn"] = b.Vn;
+  j["Delta_n"] = b.Delta_n;
+  j["sensitivity_lemma"] = privacy::to_string(mech.lemma);
+  j["mechanism"] = privacy::to_string(mech.kind);
+  j["rng"] = report.rng;
+  j["evaluations"] = report.evaluations;
+  j["singular_skipped"] = report.singular_skipped;
+  nlohmann::json orders = nlohmann::json::array();
+  for (const auto& o : report.orders) {
+    orders.push_back({{"alpha", o.alpha},
+                      {"rdp_proven", o.proven * static_cast<double>(report.draws)},
+                      {"rdp_lower", o.lower * static_cast<double>(report.draws)},
+                      {"violation", o.violation},
+                      {"start", o.start},
+                      {"shape", shape_json(o.shape)},
+                      {"witness", pair_json(o.witness)}});
   }
-  return rows;
+  j["orders"] = orders;
+  if (report.sensitivity_searched) {
+    j["sensitivity"] = {{"proven", report.sensitivity_proven},
+                        {"lower", report.sensitivity_lower},
+                        {"violation", report.sensitivity_violation},
+                        {"shape", shape_json(report.sensitivity_shape)},
+                        {"witness", pair_json(report.sensitivity_witness)}};
+  }
+  nlohmann::json rungs = nlohmann::json::array();
+  for (const auto& r : report.continuation) {
+    rungs.push_back({{"n", r.n}, {"rdp_lower", r.lower}, {"sensitivity_lower", r.sensitivity}});
+  }
+  j["continuation"] = {{"alpha", report.anchor_alpha}, {"rungs", rungs}};
+  fmt::print("{}\n", j.dump(2));
 }
 
-nlohmann::json pair_json(const privacy::NeighbourPair& p) {
-  return {{"X", matrix_json(p.X)},
-          {"y", matrix_json(p.y)},
-          {"X_prime", matrix_json(p.Xp)},
-          {"y_prime", matrix_json(p.yp)},
-          {"test", matrix_json(p.test)}};
+void print_text(const privacy::AuditReport& report, const privacy::GpMechanism& mech,
+                const privacy::ResolvedBounds& b) {
+  fmt::print(
+      "audit of {} draw(s): kernel {}, n = {}, {}, M_Y = {}, Delta_n = {:.6g} ({}), Vn = "
+      "{:.6g}\n",
+      report.draws, mech.kernel->name(), mech.n, mechanism_parameters(mech), mech.M_Y, b.Delta_n,
+      privacy::to_string(mech.lemma), b.Vn);
+  fmt::print("{:>12} {:>16} {:>16} {:>8}\n", "alpha", "RDP proven", "RDP found", "found/proven");
+  const auto L = static_cast<double>(report.draws);
+  for (const auto& o : report.orders) {
+    fmt::print("{:>12.6g} {:>16.8g} {:>16.8g} {:>8.4f}{}\n", o.alpha, L * o.proven, L * o.lower,
+               o.proven > 0 ? o.lower / o.proven : 0.0, o.violation ? "  VIOLATION" : "");
+  }
+  fmt::print(
+      "(eps, delta = {:g}): proven eps = {:.8g} ({}), lower bound eps = {:.8g} "
+      "(exact Gaussian mechanism of the best {} pair, distance {:.6g})\n",
+      report.proven.delta, report.proven.epsilon, privacy::to_string(report.proven.conversion),
+      report.epsilon_lower,
+      mech.kind == privacy::MechanismKind::Functional ? "neighbouring" : "same-covariate",
+      report.mean_distance);
+  if (report.sensitivity_searched) {
+    fmt::print(
+        "mean sensitivity: proven Delta_n = {:.6g}, found {:.6g} ({:.4f}){}\n",
+        report.sensitivity_proven, report.sensitivity_lower,
+        report.sensitivity_proven > 0 ? report.sensitivity_lower / report.sensitivity_proven : 0.0,
+        report.sensitivity_violation ? "  VIOLATION" : "");
+  }
+  const auto star = std::min_element(
+      report.orders.begin(), report.orders.end(), [&](const auto& a, const auto& c) {
+        return std::abs(a.alpha - report.proven.alpha) < std::abs(c.alpha - report.proven.alpha);
+      });
+  if (star != report.orders.end() && star->witness.X.rows() > 0 && !star->shape.summary.empty()) {
+    fmt::print("witness at alpha = {:.6g}{}: {}\n", star->alpha,
+               star->start.empty() ? "" : " (from: " + star->start + ")", star->shape.summary);
+  }
+  fmt::print("search: {}, {} evaluations, {} numerically singular candidates skipped, {}\n",
+             privacy::to_string(report.search), report.evaluations, report.singular_skipped,
+             report.rng);
 }
 
 void run(AuditArgs& a) {
@@ -46,58 +119,18 @@ void run(AuditArgs& a) {
   a.settings.conversion = to_conversion(a.acc);
   a.settings.delta = a.acc.delta;
   a.settings.draws = a.acc.draws;
+  a.settings.search = privacy::parse_audit_search(a.search);
+  a.settings.continuation = !a.no_continuation;
+  a.settings.sensitivity = !a.no_sensitivity;
   auto progress = [&](const std::string& msg) {
     if (!a.quiet) fmt::print(stderr, "{}\n", msg);
   };
   const auto report = privacy::audit(mech, a.settings, progress);
   const auto b = privacy::resolve_bounds(mech);
   if (a.json) {
-    nlohmann::json j;
-    j["violation"] = report.violation;
-    j["draws"] = report.draws;
-    j["delta"] = report.proven.delta;
-    j["conversion"] = privacy::to_string(report.proven.conversion);
-    j["epsilon_proven"] = report.proven.epsilon;
-    j["epsilon_lower"] = report.epsilon_lower;
-    j["mean_distance"] = report.mean_distance;
-    j["Vn"] = b.Vn;
-    j["Delta_n"] = b.Delta_n;
-    j["sensitivity_lemma"] = privacy::to_string(mech.lemma);
-    j["mechanism"] = privacy::to_string(mech.kind);
-    j["rng"] = report.rng;
-    j["evaluations"] = report.evaluations;
-    j["singular_skipped"] = report.singular_skipped;
-    nlohmann::json orders = nlohmann::json::array();
-    for (const auto& o : report.orders) {
-      orders.push_back({{"alpha", o.alpha},
-                        {"rdp_proven", o.proven * static_cast<double>(report.draws)},
-                        {"rdp_lower", o.lower * static_cast<double>(report.draws)},
-                        {"violation", o.violation},
-                        {"witness", pair_json(o.witness)}});
-    }
-    j["orders"] = orders;
-    fmt::print("{}\n", j.dump(2));
+    print_json(report, mech, b);
   } else {
-    fmt::print(
-        "audit of {} draw(s): kernel {}, n = {}, {}, M_Y = {}, Delta_n = {:.6g} ({}), Vn = "
-        "{:.6g}\n",
-        report.draws, mech.kernel->name(), mech.n, mechanism_parameters(mech), mech.M_Y, b.Delta_n,
-        privacy::to_string(mech.lemma), b.Vn);
-    fmt::print("{:>12} {:>16} {:>16} {:>8}\n", "alpha", "RDP proven", "RDP found", "found/proven");
-    const auto L = static_cast<double>(report.draws);
-    for (const auto& o : report.orders) {
-      fmt::print("{:>12.6g} {:>16.8g} {:>16.8g} {:>8.4f}{}\n", o.alpha, L * o.proven, L * o.lower,
-                 o.proven > 0 ? o.lower / o.proven : 0.0, o.violation ? "  VIOLATION" : "");
-    }
-    fmt::print(
-        "(eps, delta = {:g}): proven eps = {:.8g} ({}), lower bound eps = {:.8g} "
-        "(exact Gaussian mechanism of the best {} pair, distance {:.6g})\n",
-        report.proven.delta, report.proven.epsilon, privacy::to_string(report.proven.conversion),
-        report.epsilon_lower,
-        mech.kind == privacy::MechanismKind::Functional ? "neighbouring" : "same-covariate",
-        report.mean_distance);
-    fmt::print("search: {} evaluations, {} numerically singular candidates skipped, {}\n",
-               report.evaluations, report.singular_skipped, report.rng);
+    print_text(report, mech, b);
   }
   if (report.violation) {
     throw PrivacyError(
@@ -121,13 +154,26 @@ void setup(CLI::App& app) {
   sub->add_option("--alpha", args->settings.alphas,
                   "Rényi orders to audit (default: spread over the admissible range and α*)")
       ->delimiter(',');
-  sub->add_option("--restarts", args->settings.restarts,
-                  "Random restarts per order and search mode")
+  sub->add_option("--search", args->search,
+                  "gradient (projected gradient ascent from structured, random and continuation "
+                  "starts) or subplex (the original derivative-free random-restart search)")
       ->capture_default_str();
-  sub->add_option("--evals", args->settings.max_evals, "Objective evaluations per local search")
+  sub->add_option("--restarts", args->settings.restarts,
+                  "Random restarts per order and search mode (gradient: besides the structured "
+                  "and continuation starts)")
+      ->capture_default_str();
+  sub->add_option("--evals", args->settings.max_evals,
+                  "Objective (gradient: gradient) evaluations per local search")
       ->capture_default_str();
   sub->add_option("--test-points", args->settings.extra_test_points,
-                  "Test points besides the differing points")
+                  "Free test points besides the differing points (≤ 50)")
+      ->capture_default_str();
+  sub->add_flag("--no-continuation", args->no_continuation,
+                "gradient: do not grow worst pairs from n = 1 up to n");
+  sub->add_flag("--no-sensitivity-search", args->no_sensitivity,
+                "gradient: do not search the mean sensitivity ‖μ_D − μ_D'‖ against Δ_n");
+  sub->add_option("--threads", args->settings.threads,
+                  "Worker threads for the starts (0 = all; results do not depend on it)")
       ->capture_default_str();
   sub->add_option("--seed", args->settings.seed, "Seed of the search")->capture_default_str();
   sub->add_flag("--quiet", args->quiet, "No progress on stderr");

@@ -3,210 +3,27 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
-#include <nlopt.hpp>
 
+#include "audit_codec.hpp"
+#include "audit_search.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/posterior.hpp"
 #include "gpdp/privacy/audit_functional.hpp"
 #include "gpdp/privacy/gaussian_divergence.hpp"
+#include "gpdp/privacy/pair_gradient.hpp"
 #include "gpdp/rng.hpp"
 
 namespace gpdp::privacy {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using Progress = std::function<void(const std::string&)>;
 
-struct Released {
-  Eigen::VectorXd mean;
-  Eigen::MatrixXd cov;
-};
+bool exceeds(double found, double proven) { return found > proven * (1.0 + 1e-9) + 1e-12; }
 
-Released released(const Kernel& kernel, double r, double sigma, double eta, const Points& X,
-                  const Eigen::VectorXd& y, const Points& test) {
-  const Posterior post(kernel, X, y, {r, sigma});
-  Released out{post.mean(test), post.covariance(test)};
-  if (eta > 0) out.cov += eta * eta * kernel.gram(test);
-  return out;
-}
-
-// Decodes a point u ∈ [0,1]^p of the search space into a neighbour pair.
-class PairCodec {
- public:
-  PairCodec(const GpMechanism& m, const Box& box, int extra_test, bool same_covariate)
-      : m_(m),
-        box_(box),
-        d_(m.dim),
-        n_(m.n),
-        extra_(extra_test),
-        same_(same_covariate),
-        rkhs_(m.lemma == SensitivityLemma::B8) {}
-
-  int size() const {
-    const int core = static_cast<int>(n_ - 1);
-    int p = core * d_ + (rkhs_ ? 0 : core);  // core covariates (+ responses)
-    p += d_ + (same_ ? 0 : d_);              // x, x'
-    p += rkhs_ ? 0 : 2;                      // y, y'
-    p += extra_ * d_;
-    if (rkhs_) p += kCentres * (d_ + 1);  // f* = Σ c_j k(·, z_j)
-    return p;
-  }
-
-  NeighbourPair decode(const std::vector<double>& u) const {
-    std::size_t at = 0;
-    auto point = [&](Points& P, Eigen::Index row) {
-      for (int j = 0; j < d_; ++j) {
-        double t = u[at++];
-        // The diagonal kernel only "sees" exactly repeated points: search a 3-level lattice.
-        if (m_.kernel->family() == KernelFamily::Diagonal) t = std::round(2.0 * t) / 2.0;
-        P(row, j) = box_.lower()[j] + t * (box_.upper()[j] - box_.lower()[j]);
-      }
-    };
-    auto response = [&] { return m_.M_Y * (2.0 * u[at++] - 1.0); };
-    const auto n = static_cast<Eigen::Index>(n_);
-    NeighbourPair p;
-    p.X.resize(n, d_);
-    p.y.resize(n);
-    for (Eigen::Index i = 0; i + 1 < n; ++i) {
-      point(p.X, i);
-      if (!rkhs_) p.y[i] = response();
-    }
-    p.Xp = p.X;
-    p.yp = p.y;
-    point(p.X, n - 1);
-    if (same_) {
-      p.Xp.row(n - 1) = p.X.row(n - 1);
-    } else {
-      point(p.Xp, n - 1);
-    }
-    if (!rkhs_) {
-      p.y[n - 1] = response();
-      p.yp[n - 1] = response();
-    }
-    const Eigen::Index t = (same_ ? 1 : 2) + extra_;
-    p.test.resize(t, d_);
-    p.test.row(0) = p.X.row(n - 1);
-    if (!same_) p.test.row(1) = p.Xp.row(n - 1);
-    for (Eigen::Index i = same_ ? 1 : 2; i < t; ++i) point(p.test, i);
-    if (rkhs_) {
-      Points z(kCentres, d_);
-      Eigen::VectorXd c(kCentres);
-      for (int j = 0; j < kCentres; ++j) point(z, j);
-      for (int j = 0; j < kCentres; ++j) c[j] = 2.0 * u[at++] - 1.0;
-      const double norm2 = c.dot(m_.kernel->gram(z) * c);
-      c *= norm2 > 0 ? m_.rkhs_norm / std::sqrt(norm2) : 0.0;  // ‖f*‖_H = B exactly
-      p.y = m_.kernel->cross(p.X, z) * c;
-      p.yp = m_.kernel->cross(p.Xp, z) * c;
-    }
-    return p;
-  }
-
- private:
-  static constexpr int kCentres = 3;
-  const GpMechanism& m_;
-  const Box& box_;
-  int d_;
-  long n_;
-  int extra_;
-  bool same_;
-  bool rkhs_;
-};
-
-struct Search {
-  double best = -kInf;
-  NeighbourPair witness;
-  long evaluations = 0;
-  long singular = 0;
-};
-
-// Random restarts + Subplex maximising value(pair) over the codec's box.
-template <class F>
-Search maximise(const PairCodec& codec, const AuditSettings& s, SeededRng& rng, F value) {
-  Search out;
-  const int p = codec.size();
-  auto objective = [&](const std::vector<double>& u) {
-    ++out.evaluations;
-    const NeighbourPair pair = codec.decode(u);
-    const double v = value(pair);
-    if (std::isinf(v) || std::isnan(v)) {
-      ++out.singular;
-      return 0.0;
-    }
-    if (v > out.best) {
-      out.best = v;
-      out.witness = pair;
-    }
-    return v;
-  };
-  for (int restart = 0; restart < s.restarts; ++restart) {
-    std::vector<double> u(p);
-    for (auto& x : u) x = rng.uniform01();
-    if (restart % 2 == 0) {  // half of the starts put every response at ±M_Y
-      for (auto& x : u) x = x < 0.5 ? std::min(x, 0.02) : std::max(x, 0.98);
-    }
-    if (p == 0) {
-      objective(u);
-      continue;
-    }
-    nlopt::opt opt(nlopt::LN_SBPLX, static_cast<unsigned>(p));
-    opt.set_lower_bounds(std::vector<double>(p, 0.0));
-    opt.set_upper_bounds(std::vector<double>(p, 1.0));
-    opt.set_maxeval(s.max_evals);
-    opt.set_xtol_rel(1e-10);
-    auto thunk = [](const std::vector<double>& x, std::vector<double>&, void* data) {
-      return (*static_cast<decltype(objective)*>(data))(x);
-    };
-    opt.set_max_objective(thunk, &objective);
-    double f = 0;
-    try {
-      opt.optimize(u, f);
-    } catch (const std::exception&) {
-      // roundoff-limited / forced stop: the best point is already recorded by the objective.
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-double pair_renyi_divergence(const Kernel& kernel, double r, double sigma, double eta,
-                             const NeighbourPair& pair, double alpha) {
-  const auto a = released(kernel, r, sigma, eta, pair.X, pair.y, pair.test);
-  const auto b = released(kernel, r, sigma, eta, pair.Xp, pair.yp, pair.test);
-  if (!well_conditioned(a.cov) || !well_conditioned(b.cov)) return std::nan("");
-  return gaussian_renyi_divergence(alpha, a.mean, a.cov, b.mean, b.cov);
-}
-
-double pair_mean_distance(const Kernel& kernel, double r, double sigma, double eta,
-                          const NeighbourPair& pair) {
-  require(pair.X == pair.Xp, "pair_mean_distance: the neighbours must share their covariates");
-  const auto a = released(kernel, r, sigma, eta, pair.X, pair.y, pair.test);
-  const auto b = released(kernel, r, sigma, eta, pair.Xp, pair.yp, pair.test);
-  if (!well_conditioned(a.cov)) return std::nan("");
-  return mahalanobis_distance(a.mean - b.mean, a.cov);
-}
-
-AuditReport audit(const GpMechanism& m, const AuditSettings& s,
-                  const std::function<void(const std::string&)>& progress) {
-  require(m.kernel.has_value(), "audit: needs a concrete kernel (--kernel, --ell)");
-  require(std::isfinite(m.sigma),
-          "audit: needs a finite σ (the auditor samples concrete posteriors)");
-  require(s.restarts >= 1 && s.max_evals >= 1 && s.extra_test_points >= 0,
-          "audit: --restarts, --evals must be ≥ 1 and --test-points ≥ 0");
-  require(m.n <= 50,
-          fmt::format("audit: n = {} is too large for an exhaustive search (≤ 50)", m.n));
-  const auto bounds = resolve_bounds(m);
-  const RdpCurve curve = rdp_curve(m, bounds);
-  const Box box = m.domain ? *m.domain : Box::unit(m.dim);
-
-  AuditReport report;
-  report.draws = s.draws;
-  Accountant acc;
-  acc.add(curve, s.draws);
-  report.proven = acc.epsilon(s.delta, s.conversion);
-
+std::vector<double> audit_orders(const AuditSettings& s, const RdpCurve& curve, double alpha_star) {
   std::vector<double> alphas = s.alphas;
   if (alphas.empty()) {
     const double top = curve.alpha_max();
@@ -215,59 +32,303 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s,
     } else {
       for (double f : {0.05, 0.3, 0.6, 0.9}) alphas.push_back(1.0 + f * (top - 1.0));
     }
-    alphas.push_back(report.proven.alpha);
+    alphas.push_back(alpha_star);
     std::sort(alphas.begin(), alphas.end());
   }
-  SeededRng rng(s.seed);
-  report.rng = rng.description();
-  const PairCodec general(m, box, s.extra_test_points, false);
-  const PairCodec same(m, box, s.extra_test_points, true);
-  const Kernel& k = *m.kernel;
-  const bool functional = m.kind == MechanismKind::Functional;
-
   for (const double alpha : alphas) {
     require(alpha > 1 && alpha < curve.alpha_max(),
             fmt::format("audit: α = {} is outside the admissible range (1, {})", alpha,
                         curve.alpha_max()));
+  }
+  return alphas;
+}
+
+// The objectives of one mechanism: D_α (smooth stand-in and exact oracle) and the mean sensitivity
+// (its square is the smooth objective, the norm the exact one).
+struct Objectives {
+  const GpMechanism& m;
+  SmoothObjective divergence(double alpha) const {
+    return [this, alpha](const NeighbourPair& p, PairGradient* g) {
+      return renyi_divergence_with_gradient(*m.kernel, m.r, m.sigma, m.eta, p, alpha, g);
+    };
+  }
+  ExactObjective divergence_oracle(double alpha) const {
+    return [this, alpha](const NeighbourPair& p) {
+      return m.kind == MechanismKind::Functional
+                 ? functional_process_divergence(*m.kernel, m.r, m.noise_scale, p, alpha)
+                 : pair_renyi_divergence(*m.kernel, m.r, m.sigma, m.eta, p, alpha);
+    };
+  }
+  // The distance of the exact Gaussian mechanism a pair makes: same-covariate pairs, or every
+  // pair for the functional mechanism (‖μ_D − μ_D'‖_H / s).
+  ExactObjective mean_distance() const {
+    return [this](const NeighbourPair& p) {
+      return m.kind == MechanismKind::Functional
+                 ? functional_rkhs_distance(*m.kernel, m.r, p) / m.noise_scale
+                 : pair_mean_distance(*m.kernel, m.r, m.sigma, m.eta, p);
+    };
+  }
+  SmoothObjective sensitivity() const {
+    return [this](const NeighbourPair& p, PairGradient* g) {
+      return squared_sensitivity_with_gradient(*m.kernel, m.r, p, g);
+    };
+  }
+  ExactObjective sensitivity_oracle() const {
+    return [this](const NeighbourPair& p) { return pair_sensitivity(*m.kernel, m.r, p); };
+  }
+};
+
+// One objective, one mode (general or same-covariate), one size: the gradient search from the
+// structured starts, `restarts` random starts and `extra` (continuation, earlier orders).
+struct ModeSearch {
+  const GpMechanism& m;
+  const Box& box;
+  const AuditSettings& s;
+  SeededRng& rng;
+
+  Found run(long n, bool same, int restarts, const std::vector<Start>& extra,
+            const SmoothObjective& smooth, const ExactObjective& exact) const {
+    GpMechanism sized = m;
+    sized.n = n;
+    const PairCodec codec(sized, box, s.extra_test_points, same);
+    std::vector<Start> starts = structured_starts(codec, m.kernel->lengthscale(), rng);
+    for (auto& r : random_starts(codec, restarts, rng)) starts.push_back(std::move(r));
+    for (const auto& e : extra) {
+      if (e.pair.X.rows() == n) starts.push_back(e);
+    }
+    return gradient_search(codec, starts, s.max_evals, smooth, exact, s.threads);
+  }
+
+  // Continuation: the best pair at each size of continuation_ladder(m.n) seeds the next size
+  // (extend_pair's five rules). Returns the best of every rung.
+  std::vector<Found> ladder(bool same, const SmoothObjective& smooth, const ExactObjective& exact,
+                            const Progress& progress) const {
+    std::vector<Found> rungs;
+    for (const long n : continuation_ladder(m.n)) {
+      std::vector<Start> extra;
+      if (!rungs.empty() && std::isfinite(rungs.back().best)) {
+        GpMechanism sized = m;
+        sized.n = n;
+        const PairCodec codec(sized, box, s.extra_test_points, same);
+        for (int rule = 0; rule < 5; ++rule) {
+          extra.push_back(extend_pair(codec, rungs.back().witness, rule, rng));
+        }
+      }
+      rungs.push_back(run(n, same, 2, extra, smooth, exact));
+      if (progress) {
+        progress(fmt::format("audit: continuation ({}), n = {}: best {:.6g}",
+                             same ? "same covariate" : "general", n, rungs.back().best));
+      }
+    }
+    return rungs;
+  }
+};
+
+std::vector<Start> seeds_from(const std::vector<Found>& rungs) {
+  if (rungs.empty() || !std::isfinite(rungs.back().best)) return {};
+  return {{rungs.back().witness, "continuation"}};
+}
+
+void record_rungs(AuditReport& report, const std::vector<Found>& rungs, bool sensitivity) {
+  for (std::size_t k = 0; k < rungs.size(); ++k) {
+    if (report.continuation.size() <= k) report.continuation.push_back({});
+    auto& rung = report.continuation[k];
+    rung.n = rungs[k].witness.X.rows();
+    const double v = std::isfinite(rungs[k].best) ? rungs[k].best : 0.0;
+    (sensitivity ? rung.sensitivity : rung.lower) =
+        std::max(sensitivity ? rung.sensitivity : rung.lower, v);
+  }
+}
+
+// Describes the order's witness (bounded-response pairs only), flags a violation, reports progress
+// and files the order.
+void finish_order(const GpMechanism& m, const Box& box, AuditOrder o, AuditReport& report,
+                  const Progress& progress) {
+  if (o.witness.X.rows() > 0 && m.lemma != SensitivityLemma::B8) {
+    o.shape = pair_shape(*m.kernel, m.r, m.M_Y, box, o.witness);
+  }
+  o.violation = exceeds(o.lower, o.proven);
+  report.violation = report.violation || o.violation;
+  if (progress) {
+    progress(fmt::format("audit: α = {:.6g}: proven ε_α = {:.6g}, found {:.6g}{}", o.alpha,
+                         o.proven, o.lower, o.violation ? "  VIOLATION" : ""));
+  }
+  report.orders.push_back(std::move(o));
+}
+
+void count(AuditReport& report, const Found& f) {
+  report.evaluations += f.evaluations;
+  report.singular_skipped += f.singular;
+}
+
+void gradient_audit(const GpMechanism& m, const AuditSettings& s, const Box& box,
+                    const RdpCurve& curve, const std::vector<double>& alphas, SeededRng& rng,
+                    AuditReport& report, const Progress& progress) {
+  const Objectives obj{m};
+  const ModeSearch search{m, box, s, rng};
+  report.anchor_alpha = *std::min_element(alphas.begin(), alphas.end(), [&](double a, double b) {
+    return std::abs(a - report.proven.alpha) < std::abs(b - report.proven.alpha);
+  });
+  const double anchor = report.anchor_alpha;
+  auto seeds = [&](bool same, const SmoothObjective& smooth, const ExactObjective& exact,
+                   bool sensitivity) {
+    if (!s.continuation || m.n == 1) return std::vector<Start>{};
+    const auto rungs = search.ladder(same, smooth, exact, progress);
+    for (const auto& r : rungs) count(report, r);
+    record_rungs(report, rungs, sensitivity);
+    return seeds_from(rungs);
+  };
+
+  // Same covariates: both releases share Σ, so D_α = α/2 δᵀΣ⁻¹δ at every order and one search
+  // (at the anchor order) finds the worst same-covariate pair for all of them.
+  const Found same =
+      search.run(m.n, true, s.restarts,
+                 seeds(true, obj.divergence(anchor), obj.divergence_oracle(anchor), false),
+                 obj.divergence(anchor), obj.divergence_oracle(anchor));
+  count(report, same);
+  const std::vector<Start> general_seeds =
+      seeds(false, obj.divergence(anchor), obj.divergence_oracle(anchor), false);
+  std::vector<Start> previous;
+  for (const double alpha : alphas) {
     AuditOrder o;
     o.alpha = alpha;
     o.proven = curve(alpha);
-    auto div = [&](const NeighbourPair& p) {
-      return functional ? functional_process_divergence(k, m.r, m.noise_scale, p, alpha)
-                        : pair_renyi_divergence(k, m.r, m.sigma, m.eta, p, alpha);
-    };
+    std::vector<Start> extra = general_seeds;
+    extra.insert(extra.end(), previous.begin(), previous.end());
+    const Found general = search.run(m.n, false, s.restarts, extra, obj.divergence(alpha),
+                                     obj.divergence_oracle(alpha));
+    count(report, general);
+    if (std::isfinite(general.best)) previous = {{general.witness, "previous order"}};
+    o.lower = std::max(0.0, general.best);
+    o.witness = general.witness;
+    o.start = general.start;
+    const double same_value =
+        pair_renyi_divergence(*m.kernel, m.r, m.sigma, m.eta, same.witness, alpha);
+    if (std::isfinite(same_value) && same_value > o.lower) {
+      o.lower = same_value;
+      o.witness = same.witness;
+      o.start = same.start + " (same covariate)";
+    }
+    finish_order(m, box, std::move(o), report, progress);
+  }
+  if (same.witness.X.rows() > 0) {
+    report.mean_distance = std::max(0.0, obj.mean_distance()(same.witness));
+    report.distance_witness = same.witness;
+  }
+
+  if (!s.sensitivity) return;
+  report.sensitivity_searched = true;
+  for (const bool same_mode : {true, false}) {
+    const Found f = search.run(m.n, same_mode, s.restarts,
+                               seeds(same_mode, obj.sensitivity(), obj.sensitivity_oracle(), true),
+                               obj.sensitivity(), obj.sensitivity_oracle());
+    count(report, f);
+    if (std::isfinite(f.best) && f.best > report.sensitivity_lower) {
+      report.sensitivity_lower = f.best;
+      report.sensitivity_witness = f.witness;
+    }
+  }
+  if (report.sensitivity_witness.X.rows() > 0) {
+    report.sensitivity_shape = pair_shape(*m.kernel, m.r, m.M_Y, box, report.sensitivity_witness);
+  }
+  report.sensitivity_violation = exceeds(report.sensitivity_lower, report.sensitivity_proven);
+  report.violation = report.violation || report.sensitivity_violation;
+  if (progress) {
+    progress(fmt::format("audit: mean sensitivity: proven Δ_n = {:.6g}, found {:.6g}{}",
+                         report.sensitivity_proven, report.sensitivity_lower,
+                         report.sensitivity_violation ? "  VIOLATION" : ""));
+  }
+}
+
+// The original search: per order, general and same-covariate Subplex searches; then the
+// distance of the exact Gaussian mechanism of same-covariate pairs (of every pair for the
+// functional mechanism).
+void subplex_audit(const GpMechanism& m, const AuditSettings& s, const Box& box,
+                   const RdpCurve& curve, const std::vector<double>& alphas, SeededRng& rng,
+                   AuditReport& report, const Progress& progress) {
+  const PairCodec general(m, box, s.extra_test_points, false);
+  const PairCodec same(m, box, s.extra_test_points, true);
+  const Objectives obj{m};
+  for (const double alpha : alphas) {
+    AuditOrder o;
+    o.alpha = alpha;
+    o.proven = curve(alpha);
     for (const PairCodec* codec : {&general, &same}) {
-      Search found = maximise(*codec, s, rng, div);
-      report.evaluations += found.evaluations;
-      report.singular_skipped += found.singular;
+      const Found found =
+          subplex_search(*codec, s.restarts, s.max_evals, rng, obj.divergence_oracle(alpha));
+      count(report, found);
       if (found.best > o.lower) {
         o.lower = found.best;
         o.witness = found.witness;
       }
     }
-    o.violation = o.lower > o.proven * (1.0 + 1e-9) + 1e-12;
-    report.violation = report.violation || o.violation;
-    if (progress) {
-      progress(fmt::format("audit: α = {:.6g}: proven ε_α = {:.6g}, found {:.6g}{}", alpha,
-                           o.proven, o.lower, o.violation ? "  VIOLATION" : ""));
-    }
-    report.orders.push_back(std::move(o));
+    finish_order(m, box, std::move(o), report, progress);
   }
-
-  // (ε, δ): neighbours with the same covariates make an exact Gaussian mechanism (every pair does
-  // for the functional mechanism, at distance ‖μ_D − μ_D'‖_H / s); maximise its distance and
-  // convert exactly (Balle & Wang 2018), L draws scaling the distance by √L.
-  Search found = maximise(functional ? general : same, s, rng, [&](const NeighbourPair& p) {
-    return functional ? functional_rkhs_distance(k, m.r, p) / m.noise_scale
-                      : pair_mean_distance(k, m.r, m.sigma, m.eta, p);
-  });
-  report.evaluations += found.evaluations;
-  report.singular_skipped += found.singular;
+  const bool functional = m.kind == MechanismKind::Functional;
+  const Found found = subplex_search(functional ? general : same, s.restarts, s.max_evals, rng,
+                                     obj.mean_distance());
+  count(report, found);
   report.mean_distance = std::max(0.0, found.best);
   report.distance_witness = found.witness;
+}
+
+}  // namespace
+
+std::string to_string(AuditSearch search) {
+  return search == AuditSearch::Gradient ? "gradient" : "subplex";
+}
+
+AuditSearch parse_audit_search(const std::string& name) {
+  std::string s = name;
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (s == "gradient") return AuditSearch::Gradient;
+  if (s == "subplex") return AuditSearch::Subplex;
+  throw InputError(fmt::format("unknown audit search '{}': expected gradient or subplex", name));
+}
+
+AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& progress) {
+  require(m.kernel.has_value(), "audit: needs a concrete kernel (--kernel, --ell)");
+  require(std::isfinite(m.sigma),
+          "audit: needs a finite σ (the auditor samples concrete posteriors)");
+  require(s.restarts >= 0 && s.max_evals >= 1 && s.extra_test_points >= 0,
+          "audit: --restarts must be ≥ 0, --evals ≥ 1 and --test-points ≥ 0");
+  require(s.extra_test_points <= 50,
+          fmt::format("audit: at most 50 extra test points, got {}", s.extra_test_points));
+  require(s.threads >= 0, fmt::format("audit: threads must be ≥ 0, got {}", s.threads));
+  // Lemma B.8's responses y = f*(x) are not free variables, and the functional mechanism's process
+  // divergence has no gradient here: both keep the original search.
+  const AuditSearch search = m.lemma == SensitivityLemma::B8 || m.kind == MechanismKind::Functional
+                                 ? AuditSearch::Subplex
+                                 : s.search;
+  const long max_n = search == AuditSearch::Subplex ? 50 : 400;
+  require(m.n <= max_n, fmt::format("audit: n = {} is too large for the {} search (≤ {})", m.n,
+                                    to_string(search), max_n));
+  require(search == AuditSearch::Gradient || s.restarts >= 1,
+          "audit: the subplex search needs --restarts ≥ 1");
+  const auto bounds = resolve_bounds(m);
+  const RdpCurve curve = rdp_curve(m, bounds);
+  const Box box = m.domain ? *m.domain : Box::unit(m.dim);
+
+  AuditReport report;
+  report.search = search;
+  report.draws = s.draws;
+  report.sensitivity_proven = bounds.Delta_n;
+  Accountant acc;
+  acc.add(curve, s.draws);
+  report.proven = acc.epsilon(s.delta, s.conversion);
+  const std::vector<double> alphas = audit_orders(s, curve, report.proven.alpha);
+  SeededRng rng(s.seed);
+  report.rng = rng.description();
+  if (search == AuditSearch::Gradient) {
+    gradient_audit(m, s, box, curve, alphas, rng, report, progress);
+  } else {
+    subplex_audit(m, s, box, curve, alphas, rng, report, progress);
+  }
+  // (ε, δ): neighbours with the same covariates make an exact Gaussian mechanism; its exact ε(δ)
+  // (Balle & Wang 2018, L draws scaling the distance by √L) is a lower bound on the mechanism's.
   report.epsilon_lower = analytic_gaussian_epsilon(
       report.mean_distance * std::sqrt(static_cast<double>(s.draws)), s.delta);
-  if (report.epsilon_lower > report.proven.epsilon * (1.0 + 1e-9) + 1e-12) report.violation = true;
+  if (exceeds(report.epsilon_lower, report.proven.epsilon)) report.violation = true;
   return report;
 }
 
