@@ -34,6 +34,9 @@ void setup(CLI::App& app) {
   sub->add_option("--threads", opts->threads, "Worker threads (0 = all cores)");
   sub->add_option("--conversion", opts->conversion, "RDP→(ε,δ) conversion: mironov or cks")
       ->capture_default_str();
+  sub->add_option("--sensitivity", opts->sensitivity,
+                  "Δ_n lemma of the utility experiments' privacy constraint (default: the paper's, "
+                  "B.7 in 1-D and B.1 in 2-D; e.g. b1-sharp)");
   sub->add_option("--data-dir", opts->data_dir,
                   "Folder holding the data sets of fig4-lucas / ops-* (default: $GPDP_DATA_DIR, "
                   "the install's share/gpdp/data, the repository's data/)");

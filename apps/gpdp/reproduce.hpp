@@ -15,6 +15,7 @@ struct ReproduceOptions {
   std::uint64_t seed = 20260616;
   int threads = 0;                     // 0 = all cores
   std::string conversion = "mironov";  // mironov | cks
+  std::string sensitivity;             // empty: the paper's lemma (B.7 in 1-D, B.1 in 2-D)
   std::string data_dir;                // empty: the default data lookup (io/data_dir.hpp)
 };
 

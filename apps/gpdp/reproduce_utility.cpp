@@ -154,6 +154,7 @@ gx::StudySpec utility_study_spec(int dim, double nsr, long n, const ReproduceOpt
   s.seed = o.seed;
   s.threads = o.threads;
   s.privacy.conversion = privacy::parse_conversion(o.conversion);
+  if (!o.sensitivity.empty()) s.privacy.lemma = privacy::parse_sensitivity_lemma(o.sensitivity);
   s.search.coarse = gx::default_search_grid(dim);
   const long default_pairs = o.quick ? (dim == 1 ? 100 : 20) : 1000;
   s.pairs = o.pairs > 0 ? o.pairs : default_pairs;
@@ -176,12 +177,13 @@ gx::StudySpec utility_study_spec(int dim, double nsr, long n, const ReproduceOpt
 std::string utility_run_header(const gx::StudySpec& s, const ReproduceOptions& o,
                                const std::string& target) {
   return fmt::format(
-      "gpdp {} · `gpdp reproduce {} --seed {} --conversion {}{}{}` · seeded RNG (xoshiro256**, an "
-      "experiment, NOT a private release)\n\n"
+      "gpdp {} · `gpdp reproduce {} --seed {} --conversion {}{}{}{}` · seeded RNG (xoshiro256**, "
+      "an experiment, NOT a private release)\n\n"
       "{}Scale: {} pairs (validation {}), B = {} releases of L = {} path(s), grid {} ({} points), "
       "ε₀ = {}. Privacy: {}.\n",
       kVersion, target, o.seed, o.conversion, o.quick ? " --quick" : "",
       o.pairs > 0 ? fmt::format(" --pairs {}", o.pairs) : "",
+      o.sensitivity.empty() ? "" : " --sensitivity " + o.sensitivity,
       o.quick ? "**QUICK run: reduced sizes for a quick look, not the paper's scale.** " : "",
       s.pairs, s.validation_pairs, s.releases, s.privacy.paths,
       s.dim == 1 ? "0:1:800" : (o.quick ? "24 x 24" : "40 x 40"), s.grid.size(), s.epsilon_max,
@@ -417,6 +419,7 @@ void run_fig4_lucas(const ReproduceOptions& o) {
   spec.privacy.dim = 2;
   spec.privacy.delta = delta;
   spec.privacy.conversion = privacy::parse_conversion(o.conversion);
+  if (!o.sensitivity.empty()) spec.privacy.lemma = privacy::parse_sensitivity_lemma(o.sensitivity);
   spec.grid = gx::default_search_grid(2);
   spec.refinement_rounds = o.quick ? 1 : 2;
   spec.threads = o.threads;

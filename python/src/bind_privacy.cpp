@@ -110,9 +110,10 @@ void bind_privacy(py::module_& m) {
       .def_readonly("Delta_source", &ResolvedBounds::Delta_source)
       .def_readonly("theorem", &ResolvedBounds::theorem);
 
-  py::class_<GpMechanism>(m, "GpMechanism",
-                          "One posterior-sampling release described as data (dp_accounting's "
-                          "event). lemma: b1|b4|b5|b7|b8 (Delta_n= overrides it: your proof).")
+  py::class_<GpMechanism>(
+      m, "GpMechanism",
+      "One posterior-sampling release described as data (dp_accounting's "
+      "event). lemma: b1|b1-sharp|b4|b5|b7|b8 (Delta_n= overrides it: your proof).")
       .def(py::init(&make_mechanism), py::kw_only(), py::arg("kernel") = py::none(),
            py::arg("dim") = 1, py::arg("domain") = py::none(), py::arg("kappa") = py::none(),
            py::arg("n"), py::arg("r"), py::arg("sigma") = 1.0, py::arg("eta") = 0.0,

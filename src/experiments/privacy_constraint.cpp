@@ -9,6 +9,11 @@
 
 namespace gpdp::experiments {
 
+privacy::SensitivityLemma ExcursionPrivacy::sensitivity() const {
+  if (lemma) return *lemma;
+  return dim == 1 ? privacy::SensitivityLemma::B7 : privacy::SensitivityLemma::B1;
+}
+
 double ExcursionPrivacy::epsilon(const Theta& theta) const {
   privacy::GpMechanism m;
   m.kernel = Kernel::exponential(theta.ell);
@@ -17,19 +22,32 @@ double ExcursionPrivacy::epsilon(const Theta& theta) const {
   m.r = theta.r;
   m.sigma = theta.sigma;
   m.M_Y = M_Y;
-  m.lemma = dim == 1 ? privacy::SensitivityLemma::B7 : privacy::SensitivityLemma::B1;
+  m.lemma = sensitivity();
   privacy::Accountant accountant;
   accountant.add(privacy::rdp_curve(m), paths);
   const double eps = accountant.epsilon(delta, conversion).epsilon;
   return std::isfinite(eps) ? eps : std::numeric_limits<double>::infinity();
 }
 
+namespace {
+std::string lemma_label(privacy::SensitivityLemma lemma) {
+  switch (lemma) {
+    case privacy::SensitivityLemma::B1Sharp:
+      return "Lemma S.1 (b1-sharp)";
+    default: {
+      std::string name = privacy::to_string(lemma);  // "b7" -> "Lemma B.7"
+      return "Lemma B." + name.substr(1);
+    }
+  }
+}
+}  // namespace
+
 std::string ExcursionPrivacy::description() const {
   return fmt::format(
-      "exponential kernel on [0,1]^{}, κ = exp(−{}/ℓ) (Proposition 3), Δ_n by Lemma {}, M_Y = {}, "
+      "exponential kernel on [0,1]^{}, κ = exp(−{}/ℓ) (Proposition 3), Δ_n by {}, M_Y = {}, "
       "Theorem 3.1, n = {}, L = {} path(s) composed, δ = {}, conversion: {}",
-      dim, dim == 1 ? "1" : fmt::format("√{}", dim), dim == 1 ? "B.7" : "B.1", M_Y, n, paths, delta,
-      privacy::conversion_citation(conversion));
+      dim, dim == 1 ? "1" : fmt::format("√{}", dim), lemma_label(sensitivity()), M_Y, n, paths,
+      delta, privacy::conversion_citation(conversion));
 }
 
 PrivacyConstraint ExcursionPrivacy::constraint(double epsilon_max) const {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <queue>
 
 #include "gpdp/error.hpp"
 
@@ -28,6 +29,8 @@ std::string to_string(SensitivityLemma lemma) {
   switch (lemma) {
     case SensitivityLemma::B1:
       return "b1";
+    case SensitivityLemma::B1Sharp:
+      return "b1-sharp";
     case SensitivityLemma::B4:
       return "b4";
     case SensitivityLemma::B5:
@@ -46,20 +49,25 @@ SensitivityLemma parse_sensitivity_lemma(const std::string& name) {
   std::string s = name;
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   if (s == "b1" || s == "b.1") return SensitivityLemma::B1;
+  if (s == "b1-sharp") return SensitivityLemma::B1Sharp;
   if (s == "b4" || s == "b.4") return SensitivityLemma::B4;
   if (s == "b5" || s == "b.5") return SensitivityLemma::B5;
   if (s == "b7" || s == "b.7") return SensitivityLemma::B7;
   if (s == "b8" || s == "b.8") return SensitivityLemma::B8;
-  throw InputError(fmt::format(
-      "unknown sensitivity lemma '{}': expected b1, b4, b5, b7 or b8 (lower-bound lemmas B.2/B.3 "
-      "cannot certify privacy)",
-      name));
+  throw InputError(
+      fmt::format("unknown sensitivity lemma '{}': expected b1, b1-sharp, b4, b5, b7 or b8 "
+                  "(lower-bound lemmas B.2/B.3 "
+                  "cannot certify privacy)",
+                  name));
 }
 
 std::string lemma_assumptions(SensitivityLemma lemma) {
   switch (lemma) {
     case SensitivityLemma::B1:
       return "Lemma B.1 (generic): any kernel with k(x,x) ≤ 1, responses |y| ≤ M_Y; Δ_n = O(√n)";
+    case SensitivityLemma::B1Sharp:
+      return "Lemma S.1 (docs/proofs/b1-sharp.md, B.1 sharpened): any kernel with k(x,x) ≤ 1, "
+             "responses |y| ≤ M_Y; Δ_n = O(√n) with a smaller constant";
     case SensitivityLemma::B4:
       return "Lemma B.4: constant kernel k ≡ 1, responses |y| ≤ M_Y; Δ_n = O(1/√n)";
     case SensitivityLemma::B5:
@@ -88,6 +96,7 @@ void check_lemma_applies(SensitivityLemma lemma, const std::optional<Kernel>& ke
   };
   switch (lemma) {
     case SensitivityLemma::B1:
+    case SensitivityLemma::B1Sharp:
     case SensitivityLemma::B8:
     case SensitivityLemma::User:
       return;
@@ -134,6 +143,45 @@ double mean_sensitivity_b1(long n, double r, double Vn, double M_Y) {
   return 2.0 * M_Y * (1.0 + std::sqrt(static_cast<double>(n - 1)) / r) * std::sqrt(phi_n(Vn, r));
 }
 
+// Lemma S.1 (docs/proofs/b1-sharp.md, Step 4). g1(v) = √v/(v + r²) increases up to v = r² and
+// decreases after; g2(v) = v√(1−v)/(v + r²) increases up to the root v₂ of v² + 3r²v − 2r² and
+// decreases after. On a piece [lo, hi] the supremum of each is at its mode clamped into the piece,
+// so for ANY cover of [0, V'] by pieces, the maximum over the pieces of sup g1 + b·sup g2 bounds
+// sup (g1 + b·g2) from above. Branch and bound: 64 pieces uniform in √v, then the piece with the
+// largest bound is halved 512 times (every piece stays in the cover, so the result stays an upper
+// bound; halving the maximal piece only tightens it).
+double mean_sensitivity_b1_sharp(long n, double r, double Vn, double M_Y) {
+  check_common(n, r);
+  check_vn(Vn);
+  check_my(M_Y);
+  const double r2 = r * r, top = std::min(Vn, 1.0);
+  const double b = std::sqrt(static_cast<double>(n - 1)) / r;
+  const double mode2 = 4.0 * r2 / (3.0 * r2 + std::sqrt(9.0 * r2 * r2 + 8.0 * r2));
+  struct Piece {
+    double lo, hi, bound;
+    bool operator<(const Piece& o) const { return bound < o.bound; }
+  };
+  auto piece = [&](double lo, double hi) {
+    const double v1 = std::clamp(r2, lo, hi), v2 = std::clamp(mode2, lo, hi);
+    return Piece{lo, hi, std::sqrt(v1) / (v1 + r2) + b * v2 * std::sqrt(1.0 - v2) / (v2 + r2)};
+  };
+  std::priority_queue<Piece> pieces;
+  constexpr int kStart = 64;
+  for (int j = 0; j < kStart; ++j) {
+    const double a = static_cast<double>(j) / kStart, c = static_cast<double>(j + 1) / kStart;
+    pieces.push(piece(top * a * a, j + 1 == kStart ? top : top * c * c));
+  }
+  for (int split = 0; split < 512; ++split) {
+    const Piece worst = pieces.top();
+    const double mid = 0.5 * (worst.lo + worst.hi);
+    if (!(mid > worst.lo && mid < worst.hi)) break;  // as fine as doubles allow
+    pieces.pop();
+    pieces.push(piece(worst.lo, mid));
+    pieces.push(piece(mid, worst.hi));
+  }
+  return 2.0 * M_Y * pieces.top().bound;
+}
+
 // Lemma B.4.
 double mean_sensitivity_b4(long n, double r, double M_Y) {
   check_common(n, r);
@@ -171,6 +219,8 @@ double mean_sensitivity(SensitivityLemma lemma, const SensitivityInputs& in) {
   switch (lemma) {
     case SensitivityLemma::B1:
       return mean_sensitivity_b1(in.n, in.r, in.Vn, in.M_Y);
+    case SensitivityLemma::B1Sharp:
+      return mean_sensitivity_b1_sharp(in.n, in.r, in.Vn, in.M_Y);
     case SensitivityLemma::B4:
       return mean_sensitivity_b4(in.n, in.r, in.M_Y);
     case SensitivityLemma::B5:

@@ -16,17 +16,18 @@ namespace gpdp::privacy {
 
 // Which upper bound on Δ_n(r) applies. Each carries assumptions (see lemma_assumptions()).
 enum class SensitivityLemma {
-  B1,    // generic: k(x,x) ≤ 1, |y| ≤ M_Y
-  B4,    // constant kernel k ≡ 1, |y| ≤ M_Y
-  B5,    // purely diagonal kernel k(x,x') = q(x) 1{x = x'}, 0 ≤ q ≤ 1, |y| ≤ M_Y
-  B7,    // exponential kernel exp(−|x−x'|/ℓ) on an interval of R, |y| ≤ M_Y
-  B8,    // noiseless RKHS responses y = f*(x), ‖f*‖_H ≤ B, normalised kernel
-  User,  // a proven Δ_n supplied by the user (their responsibility)
+  B1,       // generic: k(x,x) ≤ 1, |y| ≤ M_Y
+  B1Sharp,  // Lemma S.1 (docs/proofs/b1-sharp.md): B.1's assumptions, sharper core-mean term
+  B4,       // constant kernel k ≡ 1, |y| ≤ M_Y
+  B5,       // purely diagonal kernel k(x,x') = q(x) 1{x = x'}, 0 ≤ q ≤ 1, |y| ≤ M_Y
+  B7,       // exponential kernel exp(−|x−x'|/ℓ) on an interval of R, |y| ≤ M_Y
+  B8,       // noiseless RKHS responses y = f*(x), ‖f*‖_H ≤ B, normalised kernel
+  User,     // a proven Δ_n supplied by the user (their responsibility)
 };
 
-// "b1", "b4", "b5", "b7", "b8", "user".
+// "b1", "b1-sharp", "b4", "b5", "b7", "b8", "user".
 std::string to_string(SensitivityLemma lemma);
-// Parses "b1" | "b4" | "b5" | "b7" | "b8" (case-insensitive); InputError otherwise.
+// Parses "b1" | "b1-sharp" | "b4" | "b5" | "b7" | "b8" (case-insensitive); InputError otherwise.
 SensitivityLemma parse_sensitivity_lemma(const std::string& name);
 // One line: the lemma, what it assumes, and which settings it covers.
 std::string lemma_assumptions(SensitivityLemma lemma);
@@ -59,6 +60,13 @@ double mean_sensitivity(SensitivityLemma lemma, const SensitivityInputs& in);
 
 // Lemma B.1: Δ_n ≤ 2 M_Y (1 + √(n−1)/r) √Φ_n.
 double mean_sensitivity_b1(long n, double r, double Vn, double M_Y);
+// Lemma S.1 (docs/proofs/b1-sharp.md; B.1's assumptions: k(x,x) ≤ 1, |y| ≤ M_Y): with
+// V' = min(V_n, 1) and b = √(n−1)/r,
+//   Δ_n ≤ 2 M_Y sup_{0≤v≤V'} [ √v/(v + r²) + b · v√(1−v)/(v + r²) ],
+// returned as an upper bound of that supremum: the maximum, over a cover of [0, V'] by pieces
+// (refined where the bound is largest), of the exact suprema of the two unimodal terms on each
+// piece. Never above Lemma B.1; equal at n = 1 when V_n ≤ 1.
+double mean_sensitivity_b1_sharp(long n, double r, double Vn, double M_Y);
 // Lemma B.4 (constant kernel): Δ_n ≤ 2 M_Y √(r² + n − 1) / (r (r² + n)).
 double mean_sensitivity_b4(long n, double r, double M_Y);
 // Lemma B.5 (diagonal kernel): Δ_n ≤ √2 M_Y / r (r ≤ 1), 2√2 M_Y / (1 + r²) (r ≥ 1).
