@@ -214,6 +214,8 @@ TEST(CliRelease, BadInputBatteryChangesNothing) {
        "not empty"},
       {"corrupted ledger",
        "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --ledger " + garbage_ledger, "ledger"},
+      {"Lemma B.7 on 2-D data (false there, docs/privacy.md)",
+       "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --lemma b7", "in d ≥ 2 it is false"},
       {"internal-eval inside out",
        "--data " + f.data + " --domain 0:1,0:1 --delta 1e-3 --internal-eval " +
            f.dir.file("o2/eval"),

@@ -163,6 +163,11 @@ TEST(PrivacyBounds, LemmaApplicability) {
   const auto exp = Kernel::exponential(0.5);
   EXPECT_NO_THROW(check_lemma_applies(SensitivityLemma::B7, exp, 1));
   EXPECT_THROW(check_lemma_applies(SensitivityLemma::B7, exp, 2), PrivacyError);
+  try {  // B.7 is false in 2-D (the witness of NeverBelowTheWorstPairsOfTheStudy): say so.
+    check_lemma_applies(SensitivityLemma::B7, exp, 2);
+  } catch (const PrivacyError& e) {
+    EXPECT_NE(std::string(e.what()).find("in d ≥ 2 it is false"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(check_lemma_applies(SensitivityLemma::B7, Kernel::squared_exponential(1.0), 1),
                PrivacyError);
   EXPECT_THROW(check_lemma_applies(SensitivityLemma::B4, exp, 1), PrivacyError);

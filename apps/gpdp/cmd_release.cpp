@@ -63,8 +63,9 @@ void setup(CLI::App& app) {
   add_hyper_options(sub, f->hyper);
   add_points_options(sub, f->points);
   sub->add_option("--lemma", f->lemma,
-                  "Sensitivity bound Δ_n: b1 (generic), b1-sharp (generic, Lemma S.1, sharper), b4 "
-                  "(constant kernel), b5 (diagonal), b7 (exponential kernel, 1-D)")
+                  "Sensitivity bound Δ_n: b1 (generic), b1-sharp (generic, Lemma S.1, sharper; not "
+                  "the default), b4 (constant kernel), b5 (diagonal), b7 (exponential kernel, 1-D "
+                  "only: refused in 2-D, where it is false)")
       ->capture_default_str();
   sub->add_option("--draws,-L", f->draws, "Number L of independent sample paths")
       ->capture_default_str();

@@ -61,6 +61,8 @@ def test_calibration_meets_target_and_errors():
     assert Accountant().compose(smaller).get_epsilon(1e-5) > 1.0
     with pytest.raises(gpdp.PrivacyError):
         GpMechanism(kernel=gpdp.Kernel.squared_exponential(1.0), n=10, r=1.0, lemma="b7")
+    with pytest.raises(gpdp.PrivacyError, match="in d ≥ 2 it is false"):  # docs/privacy.md
+        GpMechanism(kernel=gpdp.Kernel.exponential(1.0), dim=2, n=10, r=1.0, lemma="b7")
     with pytest.raises(gpdp.InputError, match="n"):
         GpMechanism(kernel=gpdp.Kernel.exponential(1.0), n=0, r=1.0)
     with pytest.raises(gpdp.InputError):

@@ -110,7 +110,14 @@ void check_lemma_applies(SensitivityLemma lemma, const std::optional<Kernel>& ke
       return;
     case SensitivityLemma::B7:
       if (!kernel || kernel->family() != KernelFamily::Exponential || dim != 1) {
-        refuse("the exponential kernel in one dimension");
+        // Not merely unproven in d ≥ 2: docs/privacy.md ("Lemma B.7 does not carry over to 2-D")
+        // exhibits a 2-D pair whose mean sensitivity exceeds B.7's 4 M_Y √Φ_n; the kernel depends
+        // on distances only, so the same pair on a face of a higher-dimensional box does too.
+        const bool false_there = kernel && kernel->family() == KernelFamily::Exponential;
+        refuse(false_there
+                   ? "the exponential kernel in one dimension (in d ≥ 2 it is false: a "
+                     "concrete 2-D pair exceeds it, see docs/privacy.md; use b1 or b1-sharp)"
+                   : "the exponential kernel in one dimension");
       }
       return;
   }
