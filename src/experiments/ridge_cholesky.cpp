@@ -16,12 +16,9 @@ void RidgeCholesky::refit(const Kernel& kernel, const PairwiseDistances& distanc
   prior_var_ = kernel.of_distance(0.0);
 }
 
-void RidgeCholesky::posterior(double r, const Eigen::VectorXd& y, Eigen::VectorXd& mean,
-                              Eigen::VectorXd& variance) {
+void RidgeCholesky::factor(double r) {
   require(r > 0.0 && std::isfinite(r), "ridge Cholesky: the ridge r must be positive and finite");
-  require(k_.rows() >= 1 && y.size() == k_.rows(), "ridge Cholesky: refit first, with n responses");
   const auto n = static_cast<lapack_int>(k_.rows());
-  const auto m = static_cast<lapack_int>(k_cross_.rows());
   l_ = k_;
   l_.diagonal().array() += r * r;
   // The _work variants: the plain LAPACKE wrappers scan every input for NaN first (K is finite by
@@ -33,6 +30,24 @@ void RidgeCholesky::posterior(double r, const Eigen::VectorXd& y, Eigen::VectorX
                     "dpotrf info {})",
                     r, info));
   }
+}
+
+Eigen::MatrixXd RidgeCholesky::apply(double r, Eigen::MatrixXd rhs) {
+  require(k_.rows() >= 1 && rhs.rows() == k_.rows(),
+          "ridge Cholesky: refit first, with n-row right-hand sides");
+  factor(r);
+  const auto n = static_cast<lapack_int>(k_.rows());
+  LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, static_cast<lapack_int>(rhs.cols()), l_.data(), n,
+                      rhs.data(), n);
+  return k_cross_ * rhs;
+}
+
+void RidgeCholesky::posterior(double r, const Eigen::VectorXd& y, Eigen::VectorXd& mean,
+                              Eigen::VectorXd& variance) {
+  require(k_.rows() >= 1 && y.size() == k_.rows(), "ridge Cholesky: refit first, with n responses");
+  factor(r);
+  const auto n = static_cast<lapack_int>(k_.rows());
+  const auto m = static_cast<lapack_int>(k_cross_.rows());
   Eigen::VectorXd alpha = y;
   LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, l_.data(), n, alpha.data(), n);
   mean.noalias() = k_cross_ * alpha;

@@ -23,6 +23,10 @@ class RidgeCholesky {
   // μ_D and k_D on xs at ridge r (σ = 1) for responses y.
   void posterior(double r, const Eigen::VectorXd& y, Eigen::VectorXd& mean,
                  Eigen::VectorXd& variance);
+  // K(xs, X)(K + r² I)⁻¹ B for n-row right-hand sides B (one Cholesky at r): the posterior means
+  // of several response vectors at once (the preview applies it to y and to Matheron's rule's
+  // prior draws).
+  Eigen::MatrixXd apply(double r, Eigen::MatrixXd rhs);
   // z₁ = (μ_D − t)/√k_D, as SpectralPosterior::excursion_z.
   Eigen::VectorXd excursion_z(double r, const Eigen::VectorXd& y, double threshold);
   // After posterior(r, …): the posterior covariance k_D(xs, xs) = prior − V Vᵀ at that r, given the
@@ -31,6 +35,7 @@ class RidgeCholesky {
   Eigen::MatrixXd covariance(const Eigen::MatrixXd& prior) const;
 
  private:
+  void factor(double r);     // l_ = Cholesky factor of K + r² I
   Eigen::MatrixXd k_;        // K (n x n)
   Eigen::MatrixXd k_cross_;  // K(xs, X) (m x n)
   Eigen::MatrixXd l_;        // Cholesky factor of K + r² I (lower)

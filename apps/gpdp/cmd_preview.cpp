@@ -1,0 +1,250 @@
+// gpdp preview: know the map before you spend the budget. Simulates releases from PUBLIC inputs
+// only (the release's public flags, the private data set's size n, public proxy data or prior
+// fields) and predicts the utility of each candidate configuration per ε. There is no --data flag:
+// the private file is never opened, and no budget is spent.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "command.hpp"
+#include "gpdp/error.hpp"
+#include "gpdp/io/atomic_file.hpp"
+#include "gpdp/io/csv.hpp"
+#include "gpdp/preview/preview.hpp"
+#include "gpdp/preview/report.hpp"
+#include "gpdp/release/input.hpp"
+#include "options.hpp"
+#include "release_options.hpp"
+
+namespace gpdp::cli {
+
+namespace {
+
+struct PreviewFlags {
+  InputFlags input;
+  std::string public_data;
+  std::vector<std::string> x_columns;
+  std::string y_column = "y";
+  KernelOptions kernel;
+  double sigma = 1.0;
+  double r = 1.0;
+  PointsOptions points;
+  std::string mask;
+  double threshold = 0.0;
+  std::string sensitivity = "b1";
+  double delta = 0.0;
+  std::string conversion = "cks";
+  long n = 0;
+  std::vector<double> epsilons;
+  std::vector<int> draws = {1, 3, 5, 9};
+  std::vector<double> bandwidths = {0.5, 1.0, 2.0};
+  bool no_functional = false;
+  int simulations = 16;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  std::string out;
+  std::string image = "png";
+  bool json = false;
+  bool quiet = false;
+};
+
+// Grid cells within half a step (per axis) of some mask point (as gpdp release --mask).
+std::vector<Eigen::Index> masked_cells(const Grid& grid, const std::string& mask_file,
+                                       const std::vector<std::string>& names) {
+  require(grid.dim() == 2, "--mask needs a 2-D grid (--grid2d)");
+  const auto table = io::read_csv(mask_file);
+  const Eigen::MatrixXd m = table.numeric(names);
+  const auto& ax = grid.axes();
+  std::vector<char> keep(static_cast<std::size_t>(grid.size()), 0);
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    long idx[2];
+    bool inside = true;
+    for (int a = 0; a < 2; ++a) {
+      const double step = ax[a].step() > 0 ? ax[a].step() : 1.0;
+      idx[a] = std::lround((m(i, a) - ax[a].lo) / step);
+      inside = inside && idx[a] >= 0 && idx[a] < ax[a].count &&
+               std::abs(m(i, a) - ax[a].at(idx[a])) <= step / 2;
+    }
+    if (inside) keep[static_cast<std::size_t>(idx[0] + idx[1] * ax[0].count)] = 1;
+  }
+  std::vector<Eigen::Index> cells;
+  for (std::size_t c = 0; c < keep.size(); ++c)
+    if (keep[c]) cells.push_back(static_cast<Eigen::Index>(c));
+  require(!cells.empty(), fmt::format("{}: no mask point falls on the grid", mask_file));
+  return cells;
+}
+
+preview::EvaluationPoints evaluation(const PreviewFlags& f, const release::InputSpec& spec) {
+  const int dim = spec.domain->dim();
+  const QueryPoints q = load_points(f.points, dim);
+  preview::EvaluationPoints e;
+  e.points = q.points;
+  e.grid = q.grid;
+  if (!f.mask.empty()) {
+    require(q.grid.has_value(), "--mask applies to --grid2d only");
+    std::vector<std::string> names = spec.x_columns;
+    if (names.empty())
+      for (int i = 0; i < dim; ++i) names.push_back(fmt::format("x{}", i + 1));
+    e.cells = masked_cells(*q.grid, f.mask, names);
+    Points kept(static_cast<Eigen::Index>(e.cells.size()), dim);
+    for (std::size_t i = 0; i < e.cells.size(); ++i)
+      kept.row(static_cast<Eigen::Index>(i)) = q.points.row(e.cells[i]);
+    e.points = kept;
+  }
+  for (Eigen::Index i = 0; i < e.points.rows(); ++i) {
+    require(spec.domain->contains(e.points.row(i).transpose()),
+            fmt::format("evaluation point {} lies outside the declared domain {}", i + 1,
+                        spec.domain->to_string()));
+  }
+  return e;
+}
+
+nlohmann::json inputs_json(const PreviewFlags& f, const release::InputSpec& spec,
+                           const preview::PreviewRequest& q) {
+  nlohmann::json j{
+      {"domain", spec.domain->to_string()},
+      {"threshold", f.threshold},
+      {"threshold_model_units", q.level},
+      {"transform", release::to_string(spec.transform)},
+      {"center", spec.center.value_or(0.0)},
+      {"scale", spec.scale.value_or(1.0)},
+      {"M_Y", spec.M_Y},
+      {"evaluation_points", q.evaluation.points.rows()},
+      {"grid", !f.points.grid2d.empty() ? f.points.grid2d : f.points.grid},
+      {"mask", f.mask.empty() ? nlohmann::json(nullptr)
+                              : nlohmann::json(std::filesystem::path(f.mask).filename().string())},
+      {"sensitivity", f.sensitivity}};
+  if (q.proxy) {
+    j["public_data"] = {{"file", q.proxy->source},
+                        {"sha256", q.proxy->sha256},
+                        {"records", q.proxy->X.rows()},
+                        {"covariates", spec.x_columns},
+                        {"response", spec.y_column}};
+  } else {
+    j["public_data"] = nullptr;
+  }
+  return j;
+}
+
+void run(const PreviewFlags& f, const CLI::App* sub) {
+  DataOptions columns;
+  columns.x_columns = f.x_columns;
+  columns.y_column = f.y_column;
+  release::InputSpec spec = to_input_spec(columns, f.input, sub);
+  preview::PreviewRequest q;
+  q.domain = *spec.domain;
+  q.evaluation = evaluation(f, spec);
+  const double center = spec.center.value_or(0.0), scale = spec.scale.value_or(1.0);
+  q.level = (f.threshold - center) / scale;
+  q.M_Y = spec.M_Y;
+  q.n = f.n;
+  q.epsilons = f.epsilons;
+  q.delta = f.delta;
+  q.conversion = privacy::parse_conversion(f.conversion);
+  q.lemma = privacy::parse_sensitivity_lemma(f.sensitivity);
+  q.kernel = f.kernel.kernel;
+  if (sub->count("--ell") > 0) q.ell = f.kernel.ell;
+  if (sub->count("--sigma") > 0) q.sigma = f.sigma;
+  if (sub->count("--r") > 0) q.r_reference = f.r;
+  if (!f.public_data.empty()) {
+    const release::PreparedData proxy = release::prepare_data(f.public_data, spec);
+    q.proxy =
+        preview::ProxyData{proxy.data.X, proxy.data.y,
+                           std::filesystem::path(f.public_data).filename().string(), proxy.sha256};
+  }
+  q.draws = f.draws;
+  q.bandwidth_factors = f.bandwidths;
+  q.functional = !f.no_functional;
+  q.simulations = f.simulations;
+  q.seed = f.seed;
+  q.threads = f.threads;
+  if (!f.quiet) q.progress = [](const std::string& s) { fmt::print(stderr, "{}\n", s); };
+  require(f.image == "png" || f.image == "svg", "--image must be png or svg");
+
+  const preview::PreviewResult result = preview::run_preview(q);
+  const nlohmann::json j = preview::preview_json(q, result, inputs_json(f, spec, q));
+  const std::filesystem::path out(f.out);
+  std::filesystem::create_directories(out);
+  io::write_file_atomic((out / "preview.json").string(), j.dump(2) + "\n");
+  io::write_file_atomic((out / ("preview." + f.image)).string(),
+                        preview::preview_plot(result, f.image));
+  if (f.json) {
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    fmt::print("{}", preview::preview_table(result));
+    fmt::print("wrote {} and {} ({:.1f} s)\n", (out / "preview.json").string(),
+               (out / ("preview." + f.image)).string(), result.seconds);
+  }
+}
+
+void setup(CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "preview",
+      "Predict the utility of a release before spending any budget: simulates releases from\n"
+      "PUBLIC inputs only (the release's public flags, the private data set's size --n, public\n"
+      "proxy data --public-data or, without it, prior fields at the public θ) and reports, per\n"
+      "ε target and candidate configuration (r- or η-calibrated paths, L paths with a vote\n"
+      "cutoff, smoothing, the functional mechanism), the IoU of the released set with the\n"
+      "non-private set. Never reads the private data (there is no --data flag).\n"
+      "Example:\n"
+      "  gpdp preview --domain 0:1,0:1 --grid2d 0:1:64,0:1:64 --threshold 0 --kernel exp \\\n"
+      "    --ell 0.2 --sigma 1 --r 0.5 --delta 1e-4 --n 400 --epsilons 1,3,10 --out prev\n"
+      "Writes DIR/preview.json and DIR/preview.png; `gpdp release --config-from "
+      "DIR/preview.json\n"
+      "--target-epsilon E` releases with the configuration chosen for E.");
+  auto f = std::make_shared<PreviewFlags>();
+  add_input_flags(sub, f->input);
+  sub->add_option("--public-data", f->public_data,
+                  "Public proxy data with the release's columns (an earlier year, a neighbouring "
+                  "region): simulated private sets resample it and θ is chosen on it");
+  sub->add_option("--x", f->x_columns, "Covariate columns of --public-data (default x1, x2, ...)")
+      ->delimiter(',');
+  sub->add_option("--y", f->y_column, "Response column of --public-data")->capture_default_str();
+  add_kernel_options(sub, f->kernel);
+  sub->add_option("--sigma", f->sigma,
+                  "Prior scale σ (default: chosen on --public-data; required without it)");
+  sub->add_option("--r", f->r,
+                  "Ridge r of the non-private reference posterior and of the simulated noise "
+                  "(default: chosen on --public-data; required without it)");
+  add_points_options(sub, f->points);
+  sub->add_option("--mask", f->mask,
+                  "Public CSV of points: with --grid2d, evaluate only the cells within half a "
+                  "step of one of them (as gpdp release)");
+  sub->add_option("--threshold,-t", f->threshold,
+                  "Excursion threshold t in response units (after --transform)")
+      ->required();
+  sub->add_option("--sensitivity", f->sensitivity, "Δ_n lemma: b1, b4, b5, b7")
+      ->capture_default_str();
+  sub->add_option("--delta", f->delta, "δ of the (ε, δ) guarantee")->required();
+  sub->add_option("--conversion", f->conversion, "RDP → (ε, δ): cks or mironov")
+      ->capture_default_str();
+  sub->add_option("--n", f->n, "Size of the private data set (public)")->required();
+  sub->add_option("--epsilons", f->epsilons, "ε targets, e.g. 1,3,10")->delimiter(',')->required();
+  sub->add_option("--draws-grid", f->draws, "Numbers of paths L tried (the first must be 1)")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--bandwidths", f->bandwidths,
+                  "Smoothing bandwidths tried besides none, as multiples of ℓ (2-D grids)")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_flag("--no-functional", f->no_functional,
+                "Leave the functional Gaussian mechanism out of the candidates");
+  sub->add_option("--simulations", f->simulations,
+                  "Simulated private sets per half (tuning, held out)")
+      ->capture_default_str();
+  sub->add_option("--seed", f->seed, "Seed of the simulations (the preview is reproducible)")
+      ->capture_default_str();
+  sub->add_option("--threads", f->threads, "Worker threads (0 = all cores)")->capture_default_str();
+  sub->add_option("--out,-o", f->out, "Folder for preview.json and preview.png")->required();
+  sub->add_option("--image", f->image, "Plot format: png or svg")->capture_default_str();
+  sub->add_flag("--json", f->json, "Print preview.json instead of the table");
+  sub->add_flag("--quiet", f->quiet, "No progress on stderr");
+  sub->callback([f, sub] { run(*f, sub); });
+}
+
+const bool registered = register_command(&setup);
+
+}  // namespace
+}  // namespace gpdp::cli

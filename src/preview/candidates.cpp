@@ -1,0 +1,62 @@
+#include "gpdp/preview/candidates.hpp"
+
+#include <fmt/format.h>
+
+#include "gpdp/error.hpp"
+
+namespace gpdp::preview {
+
+namespace {
+
+using privacy::CalibrationParameter;
+
+Calibrated from(const privacy::Calibration& c, Family family) {
+  return {family, c.mechanism, c.parameter, static_cast<int>(c.draws), c.achieved.epsilon};
+}
+
+}  // namespace
+
+std::vector<Calibrated> calibrated_candidates(const privacy::GpMechanism& base,
+                                              const privacy::CalibrationTarget& target,
+                                              const CandidateGrid& grid,
+                                              std::vector<std::string>& infeasible) {
+  std::vector<Calibrated> out;
+  // Tries one calibration; an infeasible target is recorded, not fatal.
+  auto attempt = [&](const privacy::GpMechanism& m, long draws, CalibrationParameter what,
+                     Family family, const std::string& name) {
+    try {
+      out.push_back(from(privacy::calibrate(m, draws, what, target), family));
+      return true;
+    } catch (const PrivacyError& e) {
+      infeasible.push_back(fmt::format("{}: {}", name, e.what()));
+      return false;
+    }
+  };
+  double r_single = 0.0;
+  for (const int L : grid.draws) {
+    const Family family = L == 1 ? Family::Default : Family::Vote;
+    if (attempt(base, L, CalibrationParameter::R, family, fmt::format("r-calibrated, L = {}", L)) &&
+        L == 1) {
+      r_single = out.back().mechanism.r;
+    }
+  }
+  if (r_single > 0) {
+    for (const double f : grid.eta_ridge_factors) {
+      privacy::GpMechanism m = base;
+      m.r = r_single * f;
+      attempt(m, 1, CalibrationParameter::Eta, Family::Eta,
+              fmt::format("η-calibrated at r = {:.4g}", m.r));
+    }
+  }
+  for (const double r : grid.functional_ridges) {
+    privacy::GpMechanism m = base;
+    m.kind = privacy::MechanismKind::Functional;
+    m.r = r;
+    m.eta = 0.0;
+    attempt(m, 1, CalibrationParameter::Noise, Family::Functional,
+            fmt::format("functional at r = {:.4g}", r));
+  }
+  return out;
+}
+
+}  // namespace gpdp::preview

@@ -1,0 +1,152 @@
+#include "gpdp/preview/simulate_release.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "gpdp/error.hpp"
+#include "gpdp/experiments/metrics.hpp"
+#include "gpdp/experiments/ridge_cholesky.hpp"
+#include "gpdp/release/outputs.hpp"
+
+namespace gpdp::preview {
+
+namespace {
+
+std::vector<double> cutoffs(int draws) {
+  std::vector<double> c;
+  for (int k = 1; k <= draws; ++k) c.push_back(static_cast<double>(k) / static_cast<double>(draws));
+  return c;
+}
+
+// The release's post-processing of released fields: its Gaussian filter on the grid, per path.
+Eigen::MatrixXd smoothed(const Eigen::MatrixXd& fields, const EvaluationPoints& e, double h) {
+  if (!(h > 0)) return fields;
+  Eigen::MatrixXd out(fields.rows(), fields.cols());
+  for (Eigen::Index l = 0; l < fields.cols(); ++l) {
+    out.col(l) = e.from_grid(release::gaussian_smooth(e.on_grid(fields.col(l)), *e.grid, h));
+  }
+  return out;
+}
+
+Eigen::MatrixXd released_fields(SimulatedPosterior& post, const Calibrated& c, double sigma) {
+  const auto& m = c.mechanism;
+  if (m.kind == privacy::MechanismKind::Functional) {
+    return post.solve(m.r, 0).col(0) + m.noise_scale * post.extra();
+  }
+  return post.paths(m.r, sigma, m.eta, c.draws);
+}
+
+}  // namespace
+
+SimulatedPosterior::SimulatedPosterior(const Kernel& kernel, const EvaluationPoints& evaluation,
+                                       const SimulatedSet& set, const SimulationDraws& draws)
+    : set_(set), draws_(draws) {
+  Points X(static_cast<Eigen::Index>(set.rows.size()), evaluation.points.cols());
+  for (std::size_t i = 0; i < set.rows.size(); ++i)
+    X.row(static_cast<Eigen::Index>(i)) = evaluation.points.row(set.rows[i]);
+  ridge_.refit(kernel, experiments::PairwiseDistances(X, evaluation.points));
+}
+
+Eigen::MatrixXd SimulatedPosterior::solve(double r, int paths) {
+  const auto n = static_cast<Eigen::Index>(set_.rows.size());
+  Eigen::MatrixXd rhs(n, 1 + paths);
+  rhs.col(0) = set_.y;
+  for (int l = 0; l < paths; ++l) {
+    for (Eigen::Index i = 0; i < n; ++i)
+      rhs(i, 1 + l) =
+          draws_.prior(set_.rows[static_cast<std::size_t>(i)], l) + r * draws_.noise(i, l);
+  }
+  return ridge_.apply(r, std::move(rhs));
+}
+
+Eigen::MatrixXd SimulatedPosterior::paths(double r, double sigma, double eta, int L) {
+  require(eta == 0.0 || L == 1, "preview: added noise η is simulated for one path only");
+  require(L <= draws_.noise.cols(), "preview: more paths than shared draws");
+  const Eigen::MatrixXd s = solve(r, L);
+  Eigen::MatrixXd out(s.rows(), L);
+  for (int l = 0; l < L; ++l) {
+    out.col(l) = s.col(0) + sigma * (draws_.prior.col(l) - s.col(1 + l));
+    if (eta > 0) out.col(l) += eta * extra();
+  }
+  return out;
+}
+
+Eigen::VectorXd SimulatedPosterior::extra() const {
+  return draws_.prior.col(draws_.prior.cols() - 1);
+}
+
+std::vector<double> bandwidths_for(const EvaluationPoints& evaluation,
+                                   const std::vector<double>& nonzero) {
+  std::vector<double> out{0.0};
+  if (evaluation.grid && evaluation.grid->dim() == 2) {
+    for (const double h : nonzero) {
+      require(h > 0 && std::isfinite(h),
+              fmt::format("smoothing bandwidths must be > 0, got {}", h));
+      out.push_back(h);
+    }
+  }
+  return out;
+}
+
+std::vector<Variant> enumerate_variants(const std::vector<std::vector<Calibrated>>& candidates,
+                                        const std::vector<double>& bandwidths) {
+  std::vector<Variant> out;
+  for (std::size_t e = 0; e < candidates.size(); ++e) {
+    for (std::size_t k = 0; k < candidates[e].size(); ++k) {
+      const Calibrated& c = candidates[e][k];
+      for (const double h : bandwidths) {
+        for (const double cut : cutoffs(c.draws)) {
+          Family f = c.family;
+          if (f == Family::Default && h > 0) f = Family::Smoothed;
+          out.push_back({e, k, h, cut, f});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+SimulationOutcome simulate_release(const SimulationContext& c, const SimulatedSet& set,
+                                   const SimulationDraws& draws) {
+  const Eigen::Index m = c.evaluation.points.rows();
+  const Eigen::VectorXd weights = Eigen::VectorXd::Constant(m, 1.0 / static_cast<double>(m));
+  SimulatedPosterior post(c.kernel, c.evaluation, set, draws);
+  SimulationOutcome out;
+  const Eigen::MatrixXd reference_paths = post.paths(c.r_reference, c.sigma, 0.0, 1);
+  const Eigen::MatrixXd reference_mean = post.solve(c.r_reference, 0);
+  const Eigen::VectorXd truth = experiments::indicator_at_least(reference_mean.col(0), c.level);
+  out.reference_share = truth.mean();
+  out.nonprivate_iou = experiments::intersection_over_union(
+      experiments::indicator_at_least(reference_paths.col(0), c.level), truth, weights);
+
+  out.iou.resize(static_cast<Eigen::Index>(c.variants.size()));
+  out.bce = Eigen::VectorXd::Constant(out.iou.size(), std::nan(""));
+  Eigen::Index at = 0;  // walks the variants in enumerate_variants' order
+  for (std::size_t e = 0; e < c.candidates.size(); ++e) {
+    for (const Calibrated& cand : c.candidates[e]) {
+      const Eigen::MatrixXd fields = released_fields(post, cand, c.sigma);
+      for (const double h : c.bandwidths) {
+        const Eigen::VectorXd votes =
+            release::vote_fraction(smoothed(fields, c.evaluation, h), c.level);
+        for (const double cut : cutoffs(cand.draws)) {
+          require(at < out.iou.size() && c.variants[static_cast<std::size_t>(at)].smooth == h &&
+                      c.variants[static_cast<std::size_t>(at)].cutoff == cut,
+                  "preview: variant order mismatch");
+          out.iou(at) = experiments::intersection_over_union(
+              experiments::indicator_at_least(votes, cut), truth, weights);
+          if (cand.draws > 1) {  // the vote map as probabilities (Krichevsky–Trofimov)
+            const double L = cand.draws;
+            out.bce(at) = experiments::integrated_bce(
+                ((votes.array() * L + 0.5) / (L + 1.0)).matrix(), truth, weights);
+          }
+          ++at;
+        }
+      }
+    }
+  }
+  require(at == out.iou.size(), "preview: not every variant was simulated");
+  return out;
+}
+
+}  // namespace gpdp::preview
