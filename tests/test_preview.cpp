@@ -12,6 +12,7 @@
 #include "gpdp/preview/report.hpp"
 #include "gpdp/preview/simulate_release.hpp"
 #include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/samplers/prior.hpp"
 
 using namespace gpdp;
 using namespace gpdp::preview;
@@ -67,7 +68,7 @@ TEST(Preview, SimulatedPathsHaveThePosteriorLaw) {
   for (int i = 0; i < 3; ++i) pts.row(i) = e.points.row(at[static_cast<std::size_t>(i)]);
   const Eigen::VectorXd mean = post.mean(pts), var = post.variance(pts);
 
-  PriorSampler prior(k, e);
+  PriorSampler prior(k, e.points, e.grid, e.cells);
   SeededRng rng(5);
   const int B = 4000;
   Eigen::MatrixXd values(3, B);

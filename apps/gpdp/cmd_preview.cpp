@@ -226,7 +226,8 @@ void setup(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str();
   sub->add_option("--bandwidths", f->bandwidths,
-                  "Smoothing bandwidths tried besides none, as multiples of ℓ (2-D grids)")
+                  "Smoothing bandwidths tried besides none, as multiples of ℓ (at most a quarter "
+                  "of the grid's shorter side; 2-D grids)")
       ->delimiter(',')
       ->capture_default_str();
   sub->add_flag("--no-functional", f->no_functional,

@@ -16,6 +16,7 @@
 #include "gpdp/parallel.hpp"
 #include "gpdp/preview/candidates.hpp"
 #include "gpdp/preview/simulate_release.hpp"
+#include "gpdp/samplers/prior.hpp"
 
 namespace gpdp::preview {
 
@@ -150,6 +151,15 @@ Theta choose_theta(const PreviewRequest& q, const Points& Xa, const Eigen::Vecto
   return out;
 }
 
+// The unit of the smoothing bandwidths: ℓ, capped at a quarter of the grid's shorter side (a
+// filter wider than that only flattens the map).
+double bandwidth_unit(const PreviewRequest& q, double ell) {
+  if (!q.evaluation.grid) return ell;
+  double extent = std::numeric_limits<double>::infinity();
+  for (const auto& a : q.evaluation.grid->axes()) extent = std::min(extent, a.hi - a.lo);
+  return std::min(ell, extent / 4.0);
+}
+
 double quantile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   const double at = p * static_cast<double>(v.size() - 1);
@@ -262,7 +272,7 @@ PreviewResult run_preview(const PreviewRequest& q) {
             fmt::format("no candidate meets ε = {} (δ = {})", q.epsilons[e], q.delta));
   }
   std::vector<double> nonzero;
-  for (const double f : q.bandwidth_factors) nonzero.push_back(f * theta.ell);
+  for (const double f : q.bandwidth_factors) nonzero.push_back(f * bandwidth_unit(q, theta.ell));
   const std::vector<double> bandwidths = bandwidths_for(q.evaluation, nonzero);
   const std::vector<Variant> variants = enumerate_variants(candidates, bandwidths);
   if (q.progress) {
@@ -270,7 +280,7 @@ PreviewResult run_preview(const PreviewRequest& q) {
                            variants.size(), q.epsilons.size(), q.simulations, q.simulations));
   }
 
-  PriorSampler prior(kernel, q.evaluation);
+  PriorSampler prior(kernel, q.evaluation.points, q.evaluation.grid, q.evaluation.cells);
   result.prior_sampler = prior.method();
   const int max_draws = *std::max_element(q.draws.begin(), q.draws.end());
   const SimulationContext ctx{q.evaluation, kernel,     q.level,    theta.sigma,

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "gpdp/domain.hpp"
-#include "gpdp/preview/prior_draws.hpp"
+#include "gpdp/preview/evaluation_points.hpp"
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/mechanism.hpp"
@@ -67,7 +67,8 @@ struct PreviewRequest {
   std::vector<int> draws = {1, 3, 5, 9};
   std::vector<double> eta_ridge_factors = {0.5, 0.25, 0.125};
   std::vector<double> functional_ridge_factors = {0.125, 0.5, 2.0, 8.0, 32.0};  // × √n
-  std::vector<double> bandwidth_factors = {0.5, 1.0, 2.0};  // × ℓ, besides 0 (2-D grids only)
+  // × min(ℓ, the grid's shorter side / 4), besides 0 (2-D grids only).
+  std::vector<double> bandwidth_factors = {0.5, 1.0, 2.0};
   bool functional = true;
   int simulations = 16;  // per half (tuning and held-out), ≥ 2
   std::uint64_t seed = 1;

@@ -4,7 +4,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "gpdp/preview/prior_draws.hpp"
+#include "gpdp/preview/evaluation_points.hpp"
 #include "gpdp/rng.hpp"
 
 namespace gpdp::preview {

@@ -1,29 +1,12 @@
-#include "gpdp/preview/prior_draws.hpp"
+#include "gpdp/samplers/prior.hpp"
 
 #include <fmt/format.h>
-
-#include <cmath>
 
 #include "gpdp/error.hpp"
 #include "gpdp/samplers/circulant.hpp"
 #include "gpdp/samplers/dense.hpp"
 
-namespace gpdp::preview {
-
-Eigen::VectorXd EvaluationPoints::on_grid(const Eigen::VectorXd& values) const {
-  if (!masked()) return values;
-  Eigen::VectorXd full = Eigen::VectorXd::Constant(grid->size(), std::nan(""));
-  for (std::size_t i = 0; i < cells.size(); ++i)
-    full(cells[i]) = values(static_cast<Eigen::Index>(i));
-  return full;
-}
-
-Eigen::VectorXd EvaluationPoints::from_grid(const Eigen::VectorXd& full) const {
-  if (!masked()) return full;
-  Eigen::VectorXd v(static_cast<Eigen::Index>(cells.size()));
-  for (std::size_t i = 0; i < cells.size(); ++i) v(static_cast<Eigen::Index>(i)) = full(cells[i]);
-  return v;
-}
+namespace gpdp {
 
 struct PriorSampler::Impl {
   std::optional<CirculantEmbedding> embedding;
@@ -46,20 +29,21 @@ std::optional<Lattice> grid_lattice(const Grid& grid) {
 
 }  // namespace
 
-PriorSampler::PriorSampler(const Kernel& kernel, const EvaluationPoints& evaluation)
+PriorSampler::PriorSampler(const Kernel& kernel, const Points& points,
+                           const std::optional<Grid>& grid, const std::vector<Eigen::Index>& cells)
     : impl_(std::make_unique<Impl>()) {
-  require(evaluation.points.rows() >= 1, "preview: no evaluation points");
-  if (evaluation.grid && evaluation.grid->dim() <= 2) {
-    if (const auto lattice = grid_lattice(*evaluation.grid)) {
+  require(points.rows() >= 1, "prior sampler: no points");
+  if (grid && grid->dim() <= 2) {
+    if (const auto lattice = grid_lattice(*grid)) {
       impl_->embedding = CirculantEmbedding::find(kernel, *lattice);
       if (impl_->embedding) {
-        impl_->cells = evaluation.cells;
+        impl_->cells = cells;
         method_ = fmt::format("circulant embedding ({})", impl_->embedding->attempt().describe());
         return;
       }
     }
   }
-  impl_->factor = factor_psd(kernel.gram(evaluation.points));
+  impl_->factor = factor_psd(kernel.gram(points));
   method_ = fmt::format("dense ({})", impl_->factor.detail);
 }
 
@@ -87,4 +71,4 @@ Eigen::MatrixXd PriorSampler::draw(Rng& rng, int count) {
   return out;
 }
 
-}  // namespace gpdp::preview
+}  // namespace gpdp
