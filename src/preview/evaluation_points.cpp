@@ -4,18 +4,19 @@
 
 namespace gpdp::preview {
 
-Eigen::VectorXd EvaluationPoints::on_grid(const Eigen::VectorXd& values) const {
+Eigen::MatrixXd EvaluationPoints::on_grid(const Eigen::MatrixXd& values) const {
   if (!masked()) return values;
-  Eigen::VectorXd full = Eigen::VectorXd::Constant(grid->size(), std::nan(""));
+  Eigen::MatrixXd full = Eigen::MatrixXd::Constant(grid->size(), values.cols(), std::nan(""));
   for (std::size_t i = 0; i < cells.size(); ++i)
-    full(cells[i]) = values(static_cast<Eigen::Index>(i));
+    full.row(cells[i]) = values.row(static_cast<Eigen::Index>(i));
   return full;
 }
 
-Eigen::VectorXd EvaluationPoints::from_grid(const Eigen::VectorXd& full) const {
+Eigen::MatrixXd EvaluationPoints::from_grid(const Eigen::MatrixXd& full) const {
   if (!masked()) return full;
-  Eigen::VectorXd v(static_cast<Eigen::Index>(cells.size()));
-  for (std::size_t i = 0; i < cells.size(); ++i) v(static_cast<Eigen::Index>(i)) = full(cells[i]);
+  Eigen::MatrixXd v(static_cast<Eigen::Index>(cells.size()), full.cols());
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    v.row(static_cast<Eigen::Index>(i)) = full.row(cells[i]);
   return v;
 }
 

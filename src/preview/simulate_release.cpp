@@ -7,7 +7,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/ridge_cholesky.hpp"
-#include "gpdp/release/outputs.hpp"
+#include "gpdp/release/postprocess.hpp"
 
 namespace gpdp::preview {
 
@@ -19,14 +19,10 @@ std::vector<double> cutoffs(int draws) {
   return c;
 }
 
-// The release's post-processing of released fields: its Gaussian filter on the grid, per path.
+// The release's post-processing of released fields: its Gaussian filter on the grid.
 Eigen::MatrixXd smoothed(const Eigen::MatrixXd& fields, const EvaluationPoints& e, double h) {
   if (!(h > 0)) return fields;
-  Eigen::MatrixXd out(fields.rows(), fields.cols());
-  for (Eigen::Index l = 0; l < fields.cols(); ++l) {
-    out.col(l) = e.from_grid(release::gaussian_smooth(e.on_grid(fields.col(l)), *e.grid, h));
-  }
-  return out;
+  return e.from_grid(release::smooth_fields(e.on_grid(fields), *e.grid, h));
 }
 
 Eigen::MatrixXd released_fields(SimulatedPosterior& post, const Calibrated& c, double sigma) {
@@ -133,8 +129,8 @@ SimulationOutcome simulate_release(const SimulationContext& c, const SimulatedSe
           require(at < out.iou.size() && c.variants[static_cast<std::size_t>(at)].smooth == h &&
                       c.variants[static_cast<std::size_t>(at)].cutoff == cut,
                   "preview: variant order mismatch");
-          out.iou(at) = experiments::intersection_over_union(
-              experiments::indicator_at_least(votes, cut), truth, weights);
+          out.iou(at) =
+              experiments::intersection_over_union(release::vote_set(votes, cut), truth, weights);
           if (cand.draws > 1) {  // the vote map as probabilities (Krichevsky–Trofimov)
             const double L = cand.draws;
             out.bce(at) = experiments::integrated_bce(

@@ -15,10 +15,10 @@ struct EvaluationPoints {
   std::optional<Grid> grid;         // present for --grid / --grid2d
   std::vector<Eigen::Index> cells;  // with a mask: the grid rows evaluated (else empty)
   bool masked() const { return !cells.empty(); }
-  // A field on the evaluated points spread onto the whole grid (NaN outside the mask).
-  Eigen::VectorXd on_grid(const Eigen::VectorXd& values) const;
-  // The evaluated points' entries of a whole-grid field.
-  Eigen::VectorXd from_grid(const Eigen::VectorXd& full) const;
+  // Fields (columns) on the evaluated points spread onto the whole grid (NaN outside the mask).
+  Eigen::MatrixXd on_grid(const Eigen::MatrixXd& values) const;
+  // The evaluated points' rows of whole-grid fields.
+  Eigen::MatrixXd from_grid(const Eigen::MatrixXd& full) const;
 };
 
 }  // namespace gpdp::preview
