@@ -83,6 +83,34 @@ TEST(CliPreview, RunsWithThePrivateFileUnreadableAndWritesTheSchema) {
   EXPECT_EQ(j.dump().find("private.csv"), std::string::npos);
 }
 
+TEST(CliPreview, AcceptsTheReleasesCrs) {
+  // A projected CRS is modelled as declared; a geographic one is projected to the UTM zone of the
+  // domain's centre (ℓ in metres there), exactly as gpdp release does.
+  test::TempDir dir;
+  const auto projected = test::run_cli(fmt::format(
+      "preview --crs EPSG:28992 --domain 178440:181560,329600:333760 --grid2d "
+      "178460:181540:12,329620:333740:10 --threshold 0 --delta 1e-3 --n 20 --epsilons 1,10 "
+      "--simulations 2 --draws-grid 1,3 --ell 300 --sigma 1 --r 0.3 --quiet --json --out {}",
+      dir.file("a")));
+  ASSERT_EQ(projected.exit_code, 0) << projected.err;
+  EXPECT_EQ(json::parse(projected.out).at("inputs").at("crs"), "EPSG:28992");
+  const auto geographic = test::run_cli(fmt::format(
+      "preview --crs EPSG:4326 --domain 5.70:5.78,50.95:51.00 --grid2d 5.71:5.77:12,50.96:50.99:10 "
+      "--threshold 0 --delta 1e-3 --n 20 --epsilons 1,10 --simulations 2 --draws-grid 1,3 --ell "
+      "300 --sigma 1 --r 0.3 --quiet --json --out {}",
+      dir.file("b")));
+  ASSERT_EQ(geographic.exit_code, 0) << geographic.err;
+  const json g = json::parse(geographic.out);
+  EXPECT_EQ(g.at("inputs").at("crs"), "EPSG:4326");
+  // The candidates were smoothed on the declared grid: bandwidths in degrees, below the grid's
+  // side.
+  double largest = 0;
+  for (const auto& c : g.at("results")[0].at("candidates"))
+    largest = std::max(largest, c.at("config").at("smooth").get<double>());
+  EXPECT_GT(largest, 0.0);
+  EXPECT_LT(largest, 0.03);
+}
+
 TEST(CliPreview, RefusesMissingTheta) {
   test::TempDir dir;
   const auto r =

@@ -10,8 +10,9 @@
 
 #include "command.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/io/atomic_file.hpp"
-#include "gpdp/io/csv.hpp"
+#include "gpdp/io/points_file.hpp"
 #include "gpdp/preview/preview.hpp"
 #include "gpdp/preview/report.hpp"
 #include "gpdp/release/input.hpp"
@@ -54,8 +55,7 @@ struct PreviewFlags {
 std::vector<Eigen::Index> masked_cells(const Grid& grid, const std::string& mask_file,
                                        const std::vector<std::string>& names) {
   require(grid.dim() == 2, "--mask needs a 2-D grid (--grid2d)");
-  const auto table = io::read_csv(mask_file);
-  const Eigen::MatrixXd m = table.numeric(names);
+  const Eigen::MatrixXd m = io::read_points_file(mask_file, names).points;
   const auto& ax = grid.axes();
   std::vector<char> keep(static_cast<std::size_t>(grid.size()), 0);
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
@@ -78,15 +78,15 @@ std::vector<Eigen::Index> masked_cells(const Grid& grid, const std::string& mask
 
 preview::EvaluationPoints evaluation(const PreviewFlags& f, const release::InputSpec& spec) {
   const int dim = spec.domain->dim();
-  const QueryPoints q = load_points(f.points, dim);
+  std::vector<std::string> names = spec.x_columns;
+  if (names.empty())
+    for (int i = 0; i < dim; ++i) names.push_back(fmt::format("x{}", i + 1));
+  const QueryPoints q = load_points(f.points, names);
   preview::EvaluationPoints e;
   e.points = q.points;
   e.grid = q.grid;
   if (!f.mask.empty()) {
     require(q.grid.has_value(), "--mask applies to --grid2d only");
-    std::vector<std::string> names = spec.x_columns;
-    if (names.empty())
-      for (int i = 0; i < dim; ++i) names.push_back(fmt::format("x{}", i + 1));
     e.cells = masked_cells(*q.grid, f.mask, names);
     Points kept(static_cast<Eigen::Index>(e.cells.size()), dim);
     for (std::size_t i = 0; i < e.cells.size(); ++i)
@@ -115,7 +115,10 @@ nlohmann::json inputs_json(const PreviewFlags& f, const release::InputSpec& spec
       {"grid", !f.points.grid2d.empty() ? f.points.grid2d : f.points.grid},
       {"mask", f.mask.empty() ? nlohmann::json(nullptr)
                               : nlohmann::json(std::filesystem::path(f.mask).filename().string())},
-      {"sensitivity", f.sensitivity}};
+      {"sensitivity", f.sensitivity},
+      {"crs", spec.crs.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.crs)},
+      {"model_crs",
+       spec.model_crs.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.model_crs)}};
   if (q.proxy) {
     j["public_data"] = {{"file", q.proxy->source},
                         {"sha256", q.proxy->sha256},
@@ -136,6 +139,17 @@ void run(const PreviewFlags& f, const CLI::App* sub) {
   preview::PreviewRequest q;
   q.domain = *spec.domain;
   q.evaluation = evaluation(f, spec);
+  // With --crs, as in gpdp release: the model works in the model CRS (the proxy is projected by
+  // prepare_data, the evaluation points here); the grid and its smoothing stay declared.
+  if (!spec.crs.empty()) {
+    const gis::GeoFrame geo(spec.crs, spec.model_crs, *spec.domain);
+    q.domain = geo.model_domain();
+    q.evaluation.points = geo.to_model(q.evaluation.points, "evaluation points");
+    if (geo.reprojects()) {
+      q.evaluation.grid_is_model_lattice = false;
+      q.declared_domain = *spec.domain;
+    }
+  }
   const double center = spec.center.value_or(0.0), scale = spec.scale.value_or(1.0);
   q.level = (f.threshold - center) / scale;
   q.M_Y = spec.M_Y;

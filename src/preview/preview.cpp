@@ -151,12 +151,17 @@ Theta choose_theta(const PreviewRequest& q, const Points& Xa, const Eigen::Vecto
   return out;
 }
 
-// The unit of the smoothing bandwidths: ℓ, capped at a quarter of the grid's shorter side (a
-// filter wider than that only flattens the map).
+// The unit of the smoothing bandwidths, in the grid's (declared) coordinates: ℓ, capped at a
+// quarter of the grid's shorter side (a filter wider than that only flattens the map). When the
+// grid was projected, ℓ (model units) is carried over by the ratio of the two domains' sides.
 double bandwidth_unit(const PreviewRequest& q, double ell) {
   if (!q.evaluation.grid) return ell;
   double extent = std::numeric_limits<double>::infinity();
   for (const auto& a : q.evaluation.grid->axes()) extent = std::min(extent, a.hi - a.lo);
+  if (!q.evaluation.grid_is_model_lattice && q.declared_domain) {
+    ell *= (q.declared_domain->upper() - q.declared_domain->lower()).maxCoeff() /
+           (q.domain.upper() - q.domain.lower()).maxCoeff();
+  }
   return std::min(ell, extent / 4.0);
 }
 
@@ -280,7 +285,9 @@ PreviewResult run_preview(const PreviewRequest& q) {
                            variants.size(), q.epsilons.size(), q.simulations, q.simulations));
   }
 
-  PriorSampler prior(kernel, q.evaluation.points, q.evaluation.grid, q.evaluation.cells);
+  PriorSampler prior(kernel, q.evaluation.points,
+                     q.evaluation.grid_is_model_lattice ? q.evaluation.grid : std::nullopt,
+                     q.evaluation.cells);
   result.prior_sampler = prior.method();
   const int max_draws = *std::max_element(q.draws.begin(), q.draws.end());
   const SimulationContext ctx{q.evaluation, kernel,     q.level,    theta.sigma,

@@ -11,8 +11,11 @@
 namespace gpdp::preview {
 
 struct EvaluationPoints {
-  Points points;                    // m x d
-  std::optional<Grid> grid;         // present for --grid / --grid2d
+  Points points;             // m x d, in the model CRS (kernel distances are taken here)
+  std::optional<Grid> grid;  // present for --grid / --grid2d (declared coordinates)
+  // False when a declared geographic CRS was projected: the grid is then not a regular lattice of
+  // the model CRS (the prior draws are dense), and its smoothing bandwidths are in declared units.
+  bool grid_is_model_lattice = true;
   std::vector<Eigen::Index> cells;  // with a mask: the grid rows evaluated (else empty)
   bool masked() const { return !cells.empty(); }
   // Fields (columns) on the evaluated points spread onto the whole grid (NaN outside the mask).

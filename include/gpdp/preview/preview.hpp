@@ -50,8 +50,9 @@ struct ProxyData {
 
 struct PreviewRequest {
   EvaluationPoints evaluation;
-  Box domain = Box::unit(1);  // the declared covariate domain
-  double level = 0.0;         // the threshold in model units
+  Box domain = Box::unit(1);  // the covariate domain of the model CRS (the declared one if no CRS)
+  std::optional<Box> declared_domain;  // with a projected declared CRS: the declared domain
+  double level = 0.0;                  // the threshold in model units
   double M_Y = 1.0;
   long n = 0;  // size of the private data set (public)
   std::vector<double> epsilons;
