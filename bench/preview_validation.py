@@ -2,7 +2,8 @@
 """Preview against realised utility (docs/utility.md, "gpdp preview: predicted against realised").
 
 For one case it runs `gpdp preview` on the PUBLIC inputs, then, for every ε target, releases from
-the private data (a) the configuration the preview chose (`--config-from`) and (b) the default
+the private data (a) the configuration the preview chose (its public parameters as release flags,
+accounted by the release itself) and (b) the default
 r-calibrated single path (`--target-epsilon E`), each `--seeds` times with a seeded RNG (NOT
 private: a measurement, never a release to publish), and measures the realised IoU of each
 released set with the non-private set {μ_D ≥ t} of the same data at the preview's reference θ.
@@ -89,6 +90,22 @@ def meuse_inputs(root):
                 preview=["--ell", "300", "--sigma", "0.5", "--r", "0.3"])
 
 
+def release_flags(config):
+    """The `gpdp release` flags of a preview configuration (its public parameters, exactly)."""
+    if config["mechanism"] != "posterior-sample":
+        sys.exit(f"gpdp release cannot yet release mechanism {config['mechanism']}: "
+                 "run the preview with --no-functional")
+    flags = ["--kernel", config["kernel"], "--ell", repr(config["ell"]),
+             "--sigma", repr(config["sigma"]), "--r", repr(config["r"]),
+             "--draws", str(config["draws"]), "--vote-cutoff", repr(config["vote_cutoff"]),
+             "--lemma", config["lemma"]]
+    if config.get("eta", 0) > 0:
+        flags += ["--eta", repr(config["eta"])]
+    if config["smooth"] > 0:
+        flags += ["--smooth", repr(config["smooth"])]
+    return flags
+
+
 def in_set(draws_csv):
     with open(draws_csv) as f:
         return [r["in_set"] == "1" for r in csv.DictReader(f)]
@@ -113,6 +130,9 @@ def main():
     ap.add_argument("--epsilons", default="1,3,10,30,100")
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--simulations", type=int, default=16)
+    ap.add_argument("--with-functional", action="store_true",
+                    help="let the preview choose the functional mechanism (needs a gpdp release "
+                    "that releases it)")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     cli = os.path.abspath(args.cli)
@@ -127,6 +147,7 @@ def main():
     t0 = time.time()
     run([cli, "preview", *case["common"], *case["preview"], "--n", str(n), "--delta", delta,
          "--epsilons", args.epsilons, "--simulations", str(args.simulations), "--quiet",
+         *([] if args.with_functional else ["--no-functional"]),
          "--out", os.path.join(work, "preview")])
     preview_seconds = time.time() - t0
     preview_file = os.path.join(work, "preview", "preview.json")
@@ -150,12 +171,12 @@ def main():
         result = next(r for r in preview["results"] if r["epsilon"] == eps)
         realised = {"chosen": [], "default": []}
         for s in range(1, args.seeds + 1):
-            for which, extra in (("chosen", ["--config-from", preview_file]),
+            for which, extra in (("chosen", release_flags(result["best"]["config"])),
                                  ("default", ["--ell", str(theta["ell"]),
-                                              "--sigma", str(theta["sigma"])])):
+                                              "--sigma", str(theta["sigma"]),
+                                              "--target-epsilon", f"{eps:g}"])):
                 out = os.path.join(work, f"e{eps:g}-{which}-{s}")
-                run([*base, *extra, "--target-epsilon", f"{eps:g}", "--insecure-seed", str(s),
-                     "--out", out])
+                run([*base, *extra, "--insecure-seed", str(s), "--out", out])
                 realised[which].append(iou(in_set(os.path.join(out, "draws.csv")), truth))
                 shutil.rmtree(out)
         rows.append(dict(epsilon=eps, chosen=result["best"]["config"],

@@ -35,7 +35,7 @@ from ._core import (
     SeededRng,
     __version__,
 )
-from . import privacy, attack, experiments, release  # noqa: E402  (submodules; gpdp.plot on demand)
+from . import privacy, attack, experiments, release, preview  # noqa: E402  (submodules; gpdp.plot on demand)
 
 __all__ = [
     "Box",
@@ -53,6 +53,7 @@ __all__ = [
     "__version__",
     "attack",
     "experiments",
+    "preview",
     "privacy",
     "release",
 ]

@@ -10,5 +10,6 @@ void bind_attack(pybind11::module_& m);
 void bind_experiments(pybind11::module_& m);
 void bind_release(pybind11::module_& m);
 void bind_gis(pybind11::module_& m);
+void bind_preview(pybind11::module_& m);
 
 }  // namespace gpdp::python

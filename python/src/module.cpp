@@ -56,4 +56,7 @@ del _c
   auto release = m.def_submodule("release", "Certified releases (the gpdp release command)");
   gpdp::python::bind_release(release);
   gpdp::python::bind_gis(m);
+  auto preview = m.def_submodule(
+      "preview", "Predicted utility of a release before any budget is spent (gpdp preview)");
+  gpdp::python::bind_preview(preview);
 }
