@@ -95,7 +95,7 @@ def release_flags(config):
     if config["mechanism"] != "posterior-sample":
         sys.exit(f"gpdp release cannot yet release mechanism {config['mechanism']}: "
                  "run the preview with --no-functional")
-    flags = ["--kernel", config["kernel"], "--ell", repr(config["ell"]),
+    flags = ["--ell", repr(config["ell"]),
              "--sigma", repr(config["sigma"]), "--r", repr(config["r"]),
              "--draws", str(config["draws"]), "--vote-cutoff", repr(config["vote_cutoff"]),
              "--lemma", config["lemma"]]
