@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
+#include "gpdp/vector_exp.hpp"
 
 namespace gpdp {
 
@@ -90,6 +91,16 @@ double Kernel::of_distance(double d) const {
 double Kernel::operator()(const Eigen::Ref<const Eigen::RowVectorXd>& a,
                           const Eigen::Ref<const Eigen::RowVectorXd>& b) const {
   return of_distance((a - b).norm());
+}
+
+void Kernel::of_distances(const Eigen::MatrixXd& distances, Eigen::MatrixXd& out) const {
+  out.resize(distances.rows(), distances.cols());
+  if (family_ == KernelFamily::Exponential) {
+    exp_scaled(distances.data(), out.data(), static_cast<std::size_t>(distances.size()),
+               -1.0 / ell_);
+  } else {
+    out = distances.unaryExpr([&](double d) { return of_distance(d); });
+  }
 }
 
 Eigen::MatrixXd Kernel::cross(const Points& a, const Points& b) const {

@@ -220,7 +220,8 @@ void run_table(const std::string& target, const ReproduceOptions& o) {
          {"cutoff_c", r.cutoff_c},
          {"distinct_thetas", r.distinct_thetas},
          {"search_work_per_pair",
-          {{"reductions", r.reductions_per_pair}, {"cholesky", r.cholesky_per_pair}}},
+          {{"reductions", r.reductions_per_pair},
+           {"single_ridge_fits", r.single_ridge_fits_per_pair}}},
          {"sampler", r.sampler_method},
          {"seconds",
           {{"generate", r.seconds_generate},
@@ -394,94 +395,127 @@ void write_fig4_gis(const std::filesystem::path& out, const Grid& unit_grid,
           "\n");
 }
 
-void run_fig4_lucas(const ReproduceOptions& o) {
-  const std::string path = io::find_data_file("lucas_county_oh_house_sales.csv", o.data_dir);
-  const io::CsvTable table = io::read_csv(path);
-  // Declared (public) domain: the county's extent in EPSG:2834 metres; 1.5 km hexagons.
-  const gx::HexLattice lattice{Box::parse("484000:539000,195000:230000"), 1500.0};
-  const double threshold = std::log(100000.0);  // excursion: median sale price above $100k
-  const double clip = 1.0;                      // B: clip centred log prices to ±1
-  const HexData train = hex_year(table, {"1993", "1994", "1995", "1996"}, lattice, threshold, clip);
-  const HexData val = hex_year(table, {"1997"}, lattice, threshold, clip);
-  const HexData priv = hex_year(table, {"1998"}, lattice, threshold, clip);
-  const long n = priv.uv.rows();
-  const double delta = std::pow(static_cast<double>(n), -1.1);
+// The declared (public) domain: the county's extent in EPSG:2834 metres, 1.5 km hexagons; the
+// excursion is a median sale price above $100k, centred log prices clipped to ±B = ±1.
+constexpr const char* kLucasBox = "484000:539000,195000:230000";
+constexpr double kLucasHexWidth = 1500.0;
+constexpr double kLucasClip = 1.0;
+// Fixed Gaussian smoothing of the released paths before thresholding (post-processing, App. D.1):
+// bandwidth in unit coordinates (1.1 km).
+constexpr double kLucasBandwidth = 0.02;
+
+// The public years (1993–96 to fit, 1997 to score) and the private one (1998), as hexagons.
+struct LucasYears {
+  HexData train, val, priv;
+};
+
+LucasYears lucas_years(const io::CsvTable& table) {
+  const gx::HexLattice lattice{Box::parse(kLucasBox), kLucasHexWidth};
+  const double threshold = std::log(100000.0);
+  LucasYears y{hex_year(table, {"1993", "1994", "1995", "1996"}, lattice, threshold, kLucasClip),
+               hex_year(table, {"1997"}, lattice, threshold, kLucasClip),
+               hex_year(table, {"1998"}, lattice, threshold, kLucasClip)};
   std::fprintf(stderr,
                "reproduce: fig4-lucas: %ld / %ld / %ld hexagons (1993-96 train, 1997 validation, "
                "1998 private)\n",
-               static_cast<long>(train.uv.rows()), static_cast<long>(val.uv.rows()), n);
+               static_cast<long>(y.train.uv.rows()), static_cast<long>(y.val.uv.rows()),
+               static_cast<long>(y.priv.uv.rows()));
+  return y;
+}
 
-  // θ and C on the public years (the same selection as `gpdp search`).
+// θ and C on the public years (the same selection as `gpdp search`), for n = the private hexagons.
+struct LucasChoice {
+  gx::ExcursionPrivacy privacy;
+  gx::PublicSearchResult chosen;
+};
+
+LucasChoice lucas_search(const LucasYears& y, const ReproduceOptions& o) {
+  const long n = y.priv.uv.rows();
   gx::PublicSearchSpec spec;
   spec.threshold = 0.0;
   spec.target_epsilon = 10.0;
   spec.privacy.n = n;
   spec.privacy.dim = 2;
-  spec.privacy.delta = delta;
+  spec.privacy.delta = std::pow(static_cast<double>(n), -1.1);
   spec.privacy.conversion = privacy::parse_conversion(o.conversion);
   if (!o.sensitivity.empty()) spec.privacy.lemma = privacy::parse_sensitivity_lemma(o.sensitivity);
   spec.grid = gx::default_search_grid(2);
   spec.refinement_rounds = o.quick ? 1 : 2;
   spec.threads = o.threads;
   spec.progress = [](const std::string& s) { progress_line(s); };
-  const gx::PublicSearchResult chosen = gx::search_public_data(
-      train.uv, train.y, val.uv, gx::indicator_at_least(val.raw, 1e-300) /* raw > 0 */, spec);
-  const gx::Theta& theta_free = chosen.unconstrained.theta;
-  const gx::Theta& theta_priv = chosen.constrained.theta;
-  const double C = chosen.unconstrained.cutoff_C;
-  const double best_iou = chosen.unconstrained.validation_iou;
-  const gx::ExcursionPrivacy& privacy = spec.privacy;
+  return {spec.privacy,
+          gx::search_public_data(y.train.uv, y.train.y, y.val.uv,
+                                 gx::indicator_at_least(y.val.raw, 1e-300) /* raw > 0 */, spec)};
+}
 
-  // Non-private boundary and three private one-path boundaries on the 1998 data.
+// On the 1998 data: p_D at θ* and three private one-path releases at θ_priv (smoothed), on a grid
+// over the unit coordinates and the same grid in km for drawing.
+struct LucasMaps {
+  Grid grid, km;
+  Eigen::VectorXd p;
+  Eigen::MatrixXd paths;
+};
+
+LucasMaps lucas_maps(const HexData& priv, const gx::PublicSearchResult& chosen,
+                     const ReproduceOptions& o) {
+  const gx::Theta& free = chosen.unconstrained.theta;
+  const gx::Theta& theta = chosen.constrained.theta;
   const double aspect = 35.0 / 55.0;
   const Grid grid({{0.0, 1.0, o.quick ? 40 : 64}, {0.0, aspect, o.quick ? 26 : 41}});
   const Grid km({{0.0, 55.0, grid.axes()[0].count}, {0.0, 35.0, grid.axes()[1].count}});
-  const Posterior post_free(Kernel::exponential(theta_free.ell), priv.uv, priv.y,
-                            {theta_free.r, theta_free.sigma});
-  const Eigen::VectorXd p = post_free.excursion_probability(grid.points(), 0.0);
-  const Posterior post_priv(Kernel::exponential(theta_priv.ell), priv.uv, priv.y,
-                            {theta_priv.r, theta_priv.sigma});
+  const Posterior post_free(Kernel::exponential(free.ell), priv.uv, priv.y, {free.r, free.sigma});
+  const Posterior post_priv(Kernel::exponential(theta.ell), priv.uv, priv.y,
+                            {theta.r, theta.sigma});
+  Eigen::VectorXd p = post_free.excursion_probability(grid.points(), 0.0);
   SeededRng rng(o.seed);
   const Draws draws = sample(post_priv, grid, 3, rng);
-  // Fixed Gaussian smoothing of the released paths before thresholding (post-processing, App. D.1).
-  const double bandwidth = 0.02;  // in unit coordinates: 1.1 km
-  const Eigen::MatrixXd paths = release::smooth_fields(draws.values, grid, bandwidth);
-  const double eps = chosen.constrained.epsilon;
+  Eigen::MatrixXd paths = release::smooth_fields(draws.values, grid, kLucasBandwidth);
+  return {grid, km, std::move(p), std::move(paths)};
+}
 
+void save_lucas_figure(const LucasYears& y, const LucasChoice& c, const LucasMaps& maps,
+                       const std::string& path) {
+  const long n = y.priv.uv.rows();
+  const double C = c.chosen.unconstrained.cutoff_C;
   plot::Figure fig(1000, 720);
   auto& ax = fig.panel();
   ax
       .title(fmt::format(
           "Lucas County 1998: median sale price > $100k (n = {} hexagons, ε = {:.2f}, δ = n^-1.1)",
-          n, eps))
+          n, c.chosen.constrained.epsilon))
       .xlabel("east (km)")
       .ylabel("north (km)");
   std::vector<double> hx, hy, lx, ly;
   for (Eigen::Index i = 0; i < n; ++i) {
-    (priv.raw[i] > 0 ? hx : lx).push_back(priv.uv(i, 0) * 55.0);
-    (priv.raw[i] > 0 ? hy : ly).push_back(priv.uv(i, 1) * 55.0);
+    (y.priv.raw[i] > 0 ? hx : lx).push_back(y.priv.uv(i, 0) * 55.0);
+    (y.priv.raw[i] > 0 ? hy : ly).push_back(y.priv.uv(i, 1) * 55.0);
   }
   ax.scatter(lx, ly,
              {.label = "hexagon median ≤ $100k", .color = plot::Color::hex(0x9ecae1), .size = 3.0});
   ax.scatter(hx, hy,
              {.label = "hexagon median > $100k", .color = plot::Color::hex(0xfd8d3c), .size = 3.0});
-  ax.contour(p, km, C,
+  ax.contour(maps.p, maps.km, C,
              {.label = fmt::format("non-private p_D = {:.2f}", C),
               .color = plot::colors::black,
               .width = 2.2});
   const plot::Color colors[3] = {plot::colors::red, plot::colors::green,
                                  plot::Color::hex(0x9467bd)};
   for (int k = 0; k < 3; ++k) {
-    ax.contour(paths.col(k).eval(), km, 0.0,
+    ax.contour(maps.paths.col(k).eval(), maps.km, 0.0,
                {.label = fmt::format("private path {}", k + 1),
                 .color = colors[k],
                 .dashed = true,
                 .width = 1.6});
   }
   ax.legend(plot::LegendPosition::lower_right);
-  const std::filesystem::path out(o.out_dir);
-  fig.save((out / "fig4-lucas.png").string());
-  const std::string md = fmt::format(
+  fig.save(path);
+}
+
+std::string lucas_markdown(const LucasYears& y, const LucasChoice& c, const std::string& data,
+                           const ReproduceOptions& o) {
+  const gx::ThetaChoice& free = c.chosen.unconstrained;
+  const gx::ThetaChoice& priv = c.chosen.constrained;
+  return fmt::format(
       "# fig4-lucas — Lucas County (OH) house prices, paper Figure 4 method (App. D.2)\n\n"
       "gpdp {} · `gpdp reproduce fig4-lucas --seed {} --conversion {}` · data {} · paths drawn "
       "with a "
@@ -499,13 +533,23 @@ void run_fig4_lucas(const ReproduceOptions& o) {
       "(bandwidth {} in unit coordinates) before thresholding at 0 (post-processing). Privacy: "
       "{}.\n\n"
       "![fig4-lucas](fig4-lucas.png)\n",
-      kVersion, o.seed, o.conversion, std::filesystem::path(path).filename().string(), clip,
-      train.uv.rows(), val.uv.rows(), n, delta, theta_free.ell, theta_free.r, theta_free.sigma,
-      chosen.unconstrained.mean_bce, chosen.unconstrained.epsilon, theta_priv.ell, theta_priv.r,
-      theta_priv.sigma, chosen.constrained.mean_bce, eps, C, best_iou, bandwidth,
-      privacy.description());
+      kVersion, o.seed, o.conversion, data, kLucasClip, y.train.uv.rows(), y.val.uv.rows(),
+      y.priv.uv.rows(), c.privacy.delta, free.theta.ell, free.theta.r, free.theta.sigma,
+      free.mean_bce, free.epsilon, priv.theta.ell, priv.theta.r, priv.theta.sigma, priv.mean_bce,
+      priv.epsilon, free.cutoff_C, free.validation_iou, kLucasBandwidth, c.privacy.description());
+}
+
+void run_fig4_lucas(const ReproduceOptions& o) {
+  const std::string path = io::find_data_file("lucas_county_oh_house_sales.csv", o.data_dir);
+  const LucasYears years = lucas_years(io::read_csv(path));
+  const LucasChoice choice = lucas_search(years, o);
+  const LucasMaps maps = lucas_maps(years.priv, choice.chosen, o);
+  const std::filesystem::path out(o.out_dir);
+  save_lucas_figure(years, choice, maps, (out / "fig4-lucas.png").string());
+  const std::string md =
+      lucas_markdown(years, choice, std::filesystem::path(path).filename().string(), o);
   io::write_file_atomic((out / "fig4-lucas.md").string(), md);
-  write_fig4_gis(out, grid, paths);
+  write_fig4_gis(out, maps.grid, maps.paths);
   std::fputs(md.c_str(), stdout);
 }
 

@@ -37,6 +37,11 @@ class Kernel {
   double of_distance(double distance) const;
   double operator()(const Eigen::Ref<const Eigen::RowVectorXd>& a,
                     const Eigen::Ref<const Eigen::RowVectorXd>& b) const;
+  // k at every entry of a matrix of distances, into `out` (resized): the kernel matrices of the
+  // multi-ridge engines (posteriors/distances.hpp). The exponential family runs through exp_scaled
+  // (vector_exp.hpp: libmvec's AVX2 exp when the CPU has it, within 4 ulp of std::exp), the other
+  // families through of_distance.
+  void of_distances(const Eigen::MatrixXd& distances, Eigen::MatrixXd& out) const;
   // K(A, B), |A| x |B|.
   Eigen::MatrixXd cross(const Points& a, const Points& b) const;
   // K(A, A), symmetric, computed once per pair.

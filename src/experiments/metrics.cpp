@@ -88,14 +88,4 @@ Eigen::VectorXd indicator_at_least(const Eigen::VectorXd& v, double t) {
   return (v.array() >= t).cast<double>().matrix();
 }
 
-Eigen::VectorXd standardised_excess(const Eigen::VectorXd& mu, const Eigen::VectorXd& k, double t) {
-  Eigen::VectorXd z(mu.size());
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  for (Eigen::Index i = 0; i < mu.size(); ++i) {
-    const double d = mu[i] - t;
-    z[i] = k[i] > 0.0 ? d / std::sqrt(k[i]) : (d >= 0.0 ? inf : -inf);
-  }
-  return z;
-}
-
 }  // namespace gpdp::experiments

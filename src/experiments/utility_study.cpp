@@ -10,10 +10,9 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/ridge_cholesky.hpp"
-#include "gpdp/experiments/spectral_posterior.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/posterior.hpp"
+#include "gpdp/posteriors/ridge_cholesky.hpp"
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/samplers/dense.hpp"
 
@@ -61,9 +60,9 @@ std::vector<ExcursionTask> to_tasks(const std::vector<ExcursionPair>& pairs,
 Eigen::VectorXd z_at(const ExcursionTask& task, const Theta& t, double threshold,
                      const PairwiseDistances* distances) {
   if (distances == nullptr) return excursion_z(task, t.ell, t.r, threshold);
-  RidgeCholesky ridge;
-  ridge.refit(Kernel::exponential(t.ell), *distances);
-  return ridge.excursion_z(t.r, task.y, threshold);
+  RidgeCholesky ridge(*distances, task.y);
+  ridge.refit(Kernel::exponential(t.ell));
+  return ridge.excursion_z({t.r}, threshold).col(0);
 }
 
 // The pair's distances to the grid, shared by its z₁ and its draws (2-D only).
@@ -95,11 +94,11 @@ Eigen::MatrixXd private_paths(const StudySpec& spec, const ExcursionPair& pair, 
                               const PairwiseDistances* distances) {
   Eigen::MatrixXd values;
   if (prior_on_grid != nullptr && distances != nullptr) {
-    RidgeCholesky ridge;
-    ridge.refit(Kernel::exponential(theta.ell), *distances);
+    RidgeCholesky ridge(*distances, pair.y);
+    ridge.refit(Kernel::exponential(theta.ell));
     Eigen::VectorXd mean;
     Eigen::VectorXd variance;
-    ridge.posterior(theta.r, pair.y, mean, variance);
+    ridge.moments(theta.r, mean, variance);
     Eigen::MatrixXd cov = ridge.covariance(*prior_on_grid);
     cov.triangularView<Eigen::Lower>() *= theta.sigma * theta.sigma;
     const PsdFactor factor = factor_psd(std::move(cov));
@@ -123,6 +122,180 @@ Eigen::MatrixXd private_paths(const StudySpec& spec, const ExcursionPair& pair, 
 Eigen::VectorXd released_set(const Eigen::MatrixXd& paths, int L, int b, double t, double cutoff) {
   const auto first = static_cast<Eigen::Index>(b) * L;
   return release::vote_set(release::vote_fraction(paths.middleCols(first, L), t), cutoff);
+}
+
+// ---- the steps of run_study
+// ----------------------------------------------------------------------
+
+// The spec as run: checked, with the defaults filled in.
+StudySpec completed_spec(StudySpec spec) {
+  require(spec.dim == 1 || spec.dim == 2, "study: dimension must be 1 or 2");
+  require(spec.grid.dim() == spec.dim,
+          "study: the evaluation grid dimension differs from the field's");
+  require(spec.pairs >= 1 && spec.validation_pairs >= 1,
+          "study: needs at least one pair of each kind");
+  require(spec.releases >= 2, "study: B ≥ 2 releases per pair (for the SD)");
+  spec.threads = resolve_threads(spec.threads);
+  spec.privacy.dim = spec.dim;
+  spec.privacy.n = spec.dim == 1 ? spec.field1d.n : spec.field2d.n;
+  if (spec.probability_cutoffs.empty()) {
+    for (int k = 1; k <= 19; ++k) spec.probability_cutoffs.push_back(0.05 * k);
+  }
+  return spec;
+}
+
+// What the steps share: the spec, the grid with its quadrature weights, the excursion threshold,
+// the seed of the per-pair streams, and the progress callback.
+struct Study {
+  const StudySpec& spec;
+  std::shared_ptr<const Points> grid_points;
+  std::shared_ptr<const Eigen::VectorXd> weights;
+  double t;
+  SeededRng base;
+  std::function<void(const std::string&)> say;
+  int paths() const { return spec.privacy.paths; }
+};
+
+// 2. θ* and θ_priv: the two searches in lockstep on the population (sharing their cache).
+std::vector<SearchResult> search_thetas(const Study& study,
+                                        const std::vector<ExcursionPair>& population,
+                                        StudyResult& result) {
+  const StudySpec& spec = study.spec;
+  const auto t0 = Clock::now();
+  const ExcursionObjective objective(to_tasks(population, study.grid_points, study.weights),
+                                     study.t, spec.threads, spec.search_route);
+  HyperparameterSearch search(objective, spec.search, study.say);
+  const PrivacyConstraint constraint = spec.privacy.constraint(spec.epsilon_max);
+  auto searches = search.run_together({nullptr, &constraint});
+  result.theta_unconstrained = searches[0].best;
+  result.theta_private = searches[1].best;
+  result.epsilon_unconstrained = spec.privacy.epsilon(searches[0].best);
+  result.epsilon_private = spec.privacy.epsilon(searches[1].best);
+  require(result.epsilon_private < spec.epsilon_max,
+          "study: constrained search returned an infeasible θ");
+  result.distinct_thetas = search.distinct_evaluations();
+  result.distinct_posteriors = search.distinct_posteriors();
+  const auto pairs = static_cast<double>(spec.pairs);
+  result.reductions_per_pair = static_cast<double>(objective.reductions()) / pairs;
+  result.single_ridge_fits_per_pair = static_cast<double>(objective.single_ridge_fits()) / pairs;
+  result.seconds_search = seconds_since(t0);
+  study.say(fmt::format(
+      "searches done: {} distinct θ, per pair {:.1f} reductions + {:.1f} single-ridge posterior "
+      "fits ({:.1f} s); ε(θ*) = {:.4g}, ε(θ_priv) = {:.4g}",
+      result.distinct_thetas, result.reductions_per_pair, result.single_ridge_fits_per_pair,
+      result.seconds_search, result.epsilon_unconstrained, result.epsilon_private));
+  return searches;
+}
+
+// K(grid, grid) at θ_priv's ℓ when the 2-D draws are dense (the same for every pair), else none.
+std::optional<Eigen::MatrixXd> shared_prior_on_grid(const Study& study, const Theta& theta) {
+  const StudySpec& spec = study.spec;
+  if (spec.dim >= 2 &&
+      (spec.sampler == SamplerMethod::Auto || spec.sampler == SamplerMethod::Dense)) {
+    return Kernel::exponential(theta.ell).gram(*study.grid_points);
+  }
+  return std::nullopt;
+}
+
+// p_D at θ* on the grid for one pair (its grid distances in 2-D).
+Eigen::VectorXd unconstrained_probability(const Study& study, const ExcursionPair& pair,
+                                          const Theta& theta, const PairwiseDistances* d) {
+  const ExcursionTask task{pair.X, pair.y, study.grid_points, study.weights, pair.truth};
+  return probability_from_z(z_at(task, theta, study.t, d), theta.sigma);
+}
+
+// One validation pair: the IoU of {p_D ≥ C} at θ* for every candidate C (row of iou_C), and the
+// mean IoU over releases of the L-path vote at θ_priv for every c = k/L (row of iou_c).
+void validation_ious(const Study& study, const StudyResult& result, long j,
+                     const ExcursionPair& pair, const Eigen::MatrixXd* shared_prior,
+                     Eigen::MatrixXd& iou_C, Eigen::MatrixXd& iou_c) {
+  const StudySpec& spec = study.spec;
+  const int L = study.paths();
+  const auto distances = grid_distances(spec, pair, *study.grid_points);
+  const PairwiseDistances* d = distances ? &*distances : nullptr;
+  const Eigen::VectorXd p = unconstrained_probability(study, pair, result.theta_unconstrained, d);
+  for (Eigen::Index k = 0; k < iou_C.cols(); ++k) {
+    iou_C(j, k) = intersection_over_union(
+        indicator_at_least(p, spec.probability_cutoffs[static_cast<std::size_t>(k)]), pair.truth,
+        *study.weights);
+  }
+  if (L <= 1) {  // with one path every c ∈ (0, 1] gives the same set
+    iou_c(j, 0) = 0.0;
+    return;
+  }
+  const int releases = std::max(1, std::min(spec.releases, 10));
+  SeededRng rng = study.base.split(kValidationReleaseStream + static_cast<std::uint64_t>(j));
+  const Eigen::MatrixXd paths =
+      private_paths(spec, pair, result.theta_private, releases * L, rng, nullptr, shared_prior, d);
+  for (int k = 1; k <= L; ++k) {
+    double sum = 0.0;
+    for (int b = 0; b < releases; ++b) {
+      sum += intersection_over_union(released_set(paths, L, b, study.t, static_cast<double>(k) / L),
+                                     pair.truth, *study.weights);
+    }
+    iou_c(j, k - 1) = sum / releases;
+  }
+}
+
+// 3. The cutoffs on the validation population: C maximising the mean IoU of {p_D ≥ C} at θ*, and
+// c maximising that of the L-path vote at θ_priv.
+void choose_cutoffs(const Study& study, const std::vector<ExcursionPair>& validation,
+                    const Eigen::MatrixXd* shared_prior, StudyResult& result) {
+  const StudySpec& spec = study.spec;
+  const int L = study.paths();
+  Eigen::MatrixXd iou_C(static_cast<Eigen::Index>(validation.size()),
+                        static_cast<Eigen::Index>(spec.probability_cutoffs.size()));
+  Eigen::MatrixXd iou_c(static_cast<Eigen::Index>(validation.size()), L);
+  parallel_for(static_cast<long>(validation.size()), spec.threads, [&](long j) {
+    validation_ious(study, result, j, validation[static_cast<std::size_t>(j)], shared_prior, iou_C,
+                    iou_c);
+  });
+  Eigen::Index bestC = 0;
+  iou_C.colwise().mean().maxCoeff(&bestC);
+  result.cutoff_C = spec.probability_cutoffs[static_cast<std::size_t>(bestC)];
+  result.validation_iou_C = iou_C.col(bestC).mean();
+  Eigen::Index bestc = 0;
+  if (L > 1) iou_c.colwise().mean().maxCoeff(&bestc);
+  result.cutoff_c = static_cast<double>(bestc + 1) / L;
+  result.validation_iou_c = iou_c.col(bestc).mean();
+}
+
+// 4. One population pair: d_eff and BCE at both θ, the IoU of {p_D ≥ C} at θ*, and B private
+// releases at θ_priv (their IoU mean and SD; the first three sets kept as an example if asked).
+void pair_outcome(const Study& study, const std::vector<SearchResult>& searches, long j,
+                  const ExcursionPair& pair, const Eigen::MatrixXd* shared_prior,
+                  StudyResult& result, std::string& method) {
+  const StudySpec& spec = study.spec;
+  const int L = study.paths();
+  auto& out = result.pairs[static_cast<std::size_t>(j)];
+  out.d_eff_unconstrained = posterior_at(pair, result.theta_unconstrained).effective_dimension();
+  out.d_eff_private = posterior_at(pair, result.theta_private).effective_dimension();
+  out.bce_unconstrained = searches[0].per_task[j];
+  out.bce_private = searches[1].per_task[j];
+  const auto distances = grid_distances(spec, pair, *study.grid_points);
+  const PairwiseDistances* d = distances ? &*distances : nullptr;
+  const Eigen::VectorXd p = unconstrained_probability(study, pair, result.theta_unconstrained, d);
+  out.iou_unconstrained =
+      intersection_over_union(indicator_at_least(p, result.cutoff_C), pair.truth, *study.weights);
+  SeededRng rng = study.base.split(kReleaseStream + static_cast<std::uint64_t>(j));
+  const Eigen::MatrixXd paths = private_paths(spec, pair, result.theta_private, spec.releases * L,
+                                              rng, &method, shared_prior, d);
+  Eigen::VectorXd ious(spec.releases);
+  for (int b = 0; b < spec.releases; ++b) {
+    ious[b] = intersection_over_union(released_set(paths, L, b, study.t, result.cutoff_c),
+                                      pair.truth, *study.weights);
+  }
+  out.iou_release_mean = ious.mean();
+  out.iou_release_sd = std::sqrt((ious.array() - ious.mean()).square().sum() / (spec.releases - 1));
+  if (j < static_cast<long>(result.examples.size())) {
+    auto& ex = result.examples[static_cast<std::size_t>(j)];
+    ex.pair = pair;
+    ex.p_unconstrained = p;
+    ex.releases.resize(p.size(), 3);
+    for (int b = 0; b < 3 && b < spec.releases; ++b) {
+      ex.releases.col(b) = released_set(paths, L, b, study.t, result.cutoff_c);
+    }
+  }
 }
 }  // namespace
 
@@ -148,165 +321,52 @@ SearchGrid default_search_grid(int dim) {
 StudyResult run_study(const StudySpec& spec_in,
                       const std::function<void(const std::string&)>& progress) {
   StudyResult result;
-  result.spec = spec_in;
-  StudySpec& spec = result.spec;
-  require(spec.dim == 1 || spec.dim == 2, "study: dimension must be 1 or 2");
-  require(spec.grid.dim() == spec.dim,
-          "study: the evaluation grid dimension differs from the field's");
-  require(spec.pairs >= 1 && spec.validation_pairs >= 1,
-          "study: needs at least one pair of each kind");
-  require(spec.releases >= 2, "study: B ≥ 2 releases per pair (for the SD)");
-  spec.threads = resolve_threads(spec.threads);
-  spec.privacy.dim = spec.dim;
-  spec.privacy.n = spec.dim == 1 ? spec.field1d.n : spec.field2d.n;
-  if (spec.probability_cutoffs.empty()) {
-    for (int k = 1; k <= 19; ++k) spec.probability_cutoffs.push_back(0.05 * k);
-  }
-  auto say = [&](const std::string& s) {
-    if (progress) progress(fmt::format("[{}] {}", spec.label, s));
-  };
-  const int L = spec.privacy.paths;
+  result.spec = completed_spec(spec_in);
+  const StudySpec& spec = result.spec;
+  const Study study{spec,
+                    std::make_shared<const Points>(spec.grid.points()),
+                    std::make_shared<const Eigen::VectorXd>(trapezoid_weights(spec.grid)),
+                    0.0,
+                    SeededRng(spec.seed),
+                    [&](const std::string& s) {
+                      if (progress) progress(fmt::format("[{}] {}", spec.label, s));
+                    }};
 
+  // 1. The population and the validation population.
   auto t0 = Clock::now();
-  const auto grid_points = std::make_shared<const Points>(spec.grid.points());
-  const auto weights = std::make_shared<const Eigen::VectorXd>(trapezoid_weights(spec.grid));
   const auto population = generate_population(spec, spec.pairs, kPopulationStream);
   const auto validation = generate_population(spec, spec.validation_pairs, kValidationStream);
   result.seconds_generate = seconds_since(t0);
-  say(fmt::format("{} pairs + {} validation pairs generated ({:.1f} s)", spec.pairs,
-                  spec.validation_pairs, result.seconds_generate));
+  study.say(fmt::format("{} pairs + {} validation pairs generated ({:.1f} s)", spec.pairs,
+                        spec.validation_pairs, result.seconds_generate));
 
-  // 2. Searches (shared cache).
-  t0 = Clock::now();
-  const double t = 0.0;
-  const ExcursionObjective objective(to_tasks(population, grid_points, weights), t, spec.threads,
-                                     spec.search_route);
-  HyperparameterSearch search(objective, spec.search, [&](const std::string& s) { say(s); });
-  const PrivacyConstraint constraint = spec.privacy.constraint(spec.epsilon_max);
-  const auto searches = search.run_together({nullptr, &constraint});
-  const SearchResult& best = searches[0];
-  const SearchResult& best_private = searches[1];
-  result.theta_unconstrained = best.best;
-  result.theta_private = best_private.best;
-  result.epsilon_unconstrained = spec.privacy.epsilon(best.best);
-  result.epsilon_private = spec.privacy.epsilon(best_private.best);
-  require(result.epsilon_private < spec.epsilon_max,
-          "study: constrained search returned an infeasible θ");
-  result.distinct_thetas = search.distinct_evaluations();
-  result.distinct_posteriors = search.distinct_posteriors();
-  result.reductions_per_pair =
-      static_cast<double>(objective.reductions()) / static_cast<double>(spec.pairs);
-  result.cholesky_per_pair =
-      static_cast<double>(objective.cholesky_fits()) / static_cast<double>(spec.pairs);
-  result.seconds_search = seconds_since(t0);
-  say(
-      fmt::format("searches done: {} distinct θ, per pair {:.1f} decompositions + {:.1f} "
-                  "Cholesky ({:.1f} s); ε(θ*) = {:.4g}, ε(θ_priv) = {:.4g}",
-                  result.distinct_thetas, result.reductions_per_pair, result.cholesky_per_pair,
-                  result.seconds_search, result.epsilon_unconstrained, result.epsilon_private));
+  // 2. θ* and θ_priv.
+  const std::vector<SearchResult> searches = search_thetas(study, population, result);
 
   // 3. Validation: C at θ*, c at θ_priv.
   t0 = Clock::now();
-  std::optional<Eigen::MatrixXd> prior_on_grid;  // K(grid, grid) at θ_priv (2-D dense draws)
-  if (spec.dim >= 2 &&
-      (spec.sampler == SamplerMethod::Auto || spec.sampler == SamplerMethod::Dense)) {
-    prior_on_grid = Kernel::exponential(result.theta_private.ell).gram(*grid_points);
-  }
-  const Eigen::MatrixXd* shared_prior = prior_on_grid ? &*prior_on_grid : nullptr;
-  const auto nC = static_cast<Eigen::Index>(spec.probability_cutoffs.size());
-  Eigen::MatrixXd iou_C(static_cast<Eigen::Index>(validation.size()), nC);
-  Eigen::MatrixXd iou_c(static_cast<Eigen::Index>(validation.size()), L);
-  const SeededRng base(spec.seed);
-  const int validation_releases = std::max(1, std::min(spec.releases, 10));
-  parallel_for(static_cast<long>(validation.size()), spec.threads, [&](long j) {
-    const auto& pair = validation[static_cast<std::size_t>(j)];
-    const ExcursionTask task{pair.X, pair.y, grid_points, weights, pair.truth};
-    const auto distances = grid_distances(spec, pair, *grid_points);
-    const PairwiseDistances* d = distances ? &*distances : nullptr;
-    const Eigen::VectorXd p = probability_from_z(z_at(task, result.theta_unconstrained, t, d),
-                                                 result.theta_unconstrained.sigma);
-    for (Eigen::Index k = 0; k < nC; ++k) {
-      iou_C(j, k) = intersection_over_union(
-          indicator_at_least(p, spec.probability_cutoffs[static_cast<std::size_t>(k)]), pair.truth,
-          *weights);
-    }
-    if (L > 1) {  // with one path every c ∈ (0, 1] gives the same set
-      SeededRng rng = base.split(kValidationReleaseStream + static_cast<std::uint64_t>(j));
-      const Eigen::MatrixXd paths = private_paths(
-          spec, pair, result.theta_private, validation_releases * L, rng, nullptr, shared_prior, d);
-      for (int k = 1; k <= L; ++k) {
-        double sum = 0.0;
-        for (int b = 0; b < validation_releases; ++b) {
-          sum += intersection_over_union(released_set(paths, L, b, t, static_cast<double>(k) / L),
-                                         pair.truth, *weights);
-        }
-        iou_c(j, k - 1) = sum / validation_releases;
-      }
-    } else {
-      iou_c(j, 0) = 0.0;
-    }
-  });
-  Eigen::Index bestC = 0;
-  iou_C.colwise().mean().maxCoeff(&bestC);
-  result.cutoff_C = spec.probability_cutoffs[static_cast<std::size_t>(bestC)];
-  result.validation_iou_C = iou_C.col(bestC).mean();
-  Eigen::Index bestc = 0;
-  if (L > 1) iou_c.colwise().mean().maxCoeff(&bestc);
-  result.cutoff_c = static_cast<double>(bestc + 1) / L;
-  result.validation_iou_c = iou_c.col(bestc).mean();
+  const std::optional<Eigen::MatrixXd> prior = shared_prior_on_grid(study, result.theta_private);
+  const Eigen::MatrixXd* shared_prior = prior ? &*prior : nullptr;
+  choose_cutoffs(study, validation, shared_prior, result);
   result.seconds_validation = seconds_since(t0);
-  say(fmt::format("validation: C = {:.2f} (mean IoU {:.4f}), c = {:.3f} ({:.1f} s)",
-                  result.cutoff_C, result.validation_iou_C, result.cutoff_c,
-                  result.seconds_validation));
+  study.say(fmt::format("validation: C = {:.2f} (mean IoU {:.4f}), c = {:.3f} ({:.1f} s)",
+                        result.cutoff_C, result.validation_iou_C, result.cutoff_c,
+                        result.seconds_validation));
 
   // 4. Outcomes on the population.
   t0 = Clock::now();
   result.pairs.resize(population.size());
-  const int keep = static_cast<int>(std::min<long>(spec.keep_examples, spec.pairs));
-  result.examples.resize(static_cast<std::size_t>(keep));
+  result.examples.resize(static_cast<std::size_t>(std::min<long>(spec.keep_examples, spec.pairs)));
   std::vector<std::string> methods(population.size());
   parallel_for(static_cast<long>(population.size()), spec.threads, [&](long j) {
-    const auto& pair = population[static_cast<std::size_t>(j)];
-    auto& out = result.pairs[static_cast<std::size_t>(j)];
-    const Posterior unc = posterior_at(pair, result.theta_unconstrained);
-    const Posterior priv = posterior_at(pair, result.theta_private);
-    out.d_eff_unconstrained = unc.effective_dimension();
-    out.d_eff_private = priv.effective_dimension();
-    out.bce_unconstrained = best.per_task[j];
-    out.bce_private = best_private.per_task[j];
-    const ExcursionTask task{pair.X, pair.y, grid_points, weights, pair.truth};
-    const auto distances = grid_distances(spec, pair, *grid_points);
-    const PairwiseDistances* d = distances ? &*distances : nullptr;
-    const Eigen::VectorXd p = probability_from_z(z_at(task, result.theta_unconstrained, t, d),
-                                                 result.theta_unconstrained.sigma);
-    const Eigen::VectorXd set_unc = indicator_at_least(p, result.cutoff_C);
-    out.iou_unconstrained = intersection_over_union(set_unc, pair.truth, *weights);
-    SeededRng rng = base.split(kReleaseStream + static_cast<std::uint64_t>(j));
-    const Eigen::MatrixXd paths =
-        private_paths(spec, pair, result.theta_private, spec.releases * L, rng,
-                      &methods[static_cast<std::size_t>(j)], shared_prior, d);
-    Eigen::VectorXd ious(spec.releases);
-    for (int b = 0; b < spec.releases; ++b) {
-      ious[b] = intersection_over_union(released_set(paths, L, b, t, result.cutoff_c), pair.truth,
-                                        *weights);
-    }
-    out.iou_release_mean = ious.mean();
-    out.iou_release_sd =
-        std::sqrt((ious.array() - ious.mean()).square().sum() / (spec.releases - 1));
-    if (j < keep) {
-      auto& ex = result.examples[static_cast<std::size_t>(j)];
-      ex.pair = pair;
-      ex.p_unconstrained = p;
-      ex.releases.resize(p.size(), 3);
-      for (int b = 0; b < 3 && b < spec.releases; ++b) {
-        ex.releases.col(b) = released_set(paths, L, b, t, result.cutoff_c);
-      }
-    }
+    pair_outcome(study, searches, j, population[static_cast<std::size_t>(j)], shared_prior, result,
+                 methods[static_cast<std::size_t>(j)]);
   });
   result.sampler_method = methods.front();
   result.seconds_release = seconds_since(t0);
-  say(fmt::format("{} pairs x B = {} releases of L = {} path(s) by '{}' ({:.1f} s)", spec.pairs,
-                  spec.releases, L, result.sampler_method, result.seconds_release));
+  study.say(fmt::format("{} pairs x B = {} releases of L = {} path(s) by '{}' ({:.1f} s)",
+                        spec.pairs, spec.releases, spec.privacy.paths, result.sampler_method,
+                        result.seconds_release));
   return result;
 }
 

@@ -6,7 +6,6 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/ridge_cholesky.hpp"
 #include "gpdp/release/postprocess.hpp"
 
 namespace gpdp::preview {
@@ -33,15 +32,23 @@ Eigen::MatrixXd released_fields(SimulatedPosterior& post, const Calibrated& c, d
   return post.paths(m.r, sigma, m.eta, c.draws);
 }
 
+// The simulated set's covariates: its rows of the evaluation points.
+Points covariates(const EvaluationPoints& evaluation, const SimulatedSet& set) {
+  Points X(static_cast<Eigen::Index>(set.rows.size()), evaluation.points.cols());
+  for (std::size_t i = 0; i < set.rows.size(); ++i)
+    X.row(static_cast<Eigen::Index>(i)) = evaluation.points.row(set.rows[i]);
+  return X;
+}
+
 }  // namespace
 
 SimulatedPosterior::SimulatedPosterior(const Kernel& kernel, const EvaluationPoints& evaluation,
                                        const SimulatedSet& set, const SimulationDraws& draws)
-    : set_(set), draws_(draws) {
-  Points X(static_cast<Eigen::Index>(set.rows.size()), evaluation.points.cols());
-  for (std::size_t i = 0; i < set.rows.size(); ++i)
-    X.row(static_cast<Eigen::Index>(i)) = evaluation.points.row(set.rows[i]);
-  ridge_.refit(kernel, experiments::PairwiseDistances(X, evaluation.points));
+    : set_(set),
+      draws_(draws),
+      distances_(covariates(evaluation, set), evaluation.points),
+      ridge_(distances_, set.y) {
+  ridge_.refit(kernel);
 }
 
 Eigen::MatrixXd SimulatedPosterior::solve(double r, int paths) {

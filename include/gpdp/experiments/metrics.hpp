@@ -14,10 +14,6 @@ Eigen::VectorXd trapezoid_weights(const Grid& grid);
 // log Φ(z), accurate in both tails (no underflow to −∞ for very negative z).
 double log_normal_cdf(double z);
 
-// z = (μ − t)/√k elementwise, ±∞ (the sign of μ − t, +∞ at equality) where k = 0: with
-// k = σ²-free posterior variance k_D, p_D = Φ(z/σ).
-Eigen::VectorXd standardised_excess(const Eigen::VectorXd& mu, const Eigen::VectorXd& k, double t);
-
 // Integrated BCE ∫ ℓ_BCE(s*(x), p_D(x)) dx with p_D = Φ(z), z = (μ_D − t)/(σ √k_D), given z.
 // Working from z (not p) keeps −log p finite where p underflows. truth(i) ∈ {0, 1}.
 double integrated_bce_from_z(const Eigen::VectorXd& z, const Eigen::VectorXd& truth,

@@ -9,15 +9,15 @@
 // A "task" is one (f*, D) pair: training data, evaluation points, 0/1 labels and quadrature weights
 // (synthetic: grid + trapezoid weights; a user's data: validation points + equal weights).
 // z₁ = (μ_D − t)/√k_D with σ = 1, and p_D for any σ is Φ(z₁/σ) because μ_D and k_D do not
-// depend on σ, so one posterior per (ℓ, r) serves every σ. Two exact routes compute z₁:
-//   Direct   the Posterior class per (ℓ, r): O(n + m) Markov engine for the 1-D exponential kernel,
-//            a Cholesky of K + r²I and an n x m solve otherwise;
-//   Spectral one eigendecomposition per ℓ (spectral_posterior.hpp) serving every r: O(n³ + m n²)
-//            per ℓ and O(m n) per r.
-//   Hybrid   for an ℓ with ≥ 3 r, one tridiagonal reduction (tridiagonal_posterior.hpp, O(n³ + m
-//   n²)
-//            per ℓ and O(m n) per r, cheaper per ℓ than Spectral); for fewer r, one Cholesky per
-//            (ℓ, r) on the same precomputed distances (ridge_cholesky.hpp, O(n³/3 + m n²) each).
+// depend on σ, so one posterior per (ℓ, r) serves every σ. z₁ comes from the core's multi-ridge
+// engines (posteriors/multi_ridge.hpp), chosen by one of three exact routes:
+//   Direct    DirectPosterior per (ℓ, r): the O(n + m) Markov engine for the 1-D exponential
+//             kernel, a Cholesky of K + r²I and an n x m solve otherwise;
+//   Spectral  SpectralPosterior: one eigendecomposition per ℓ serving every r (O(n³ + m n²) per ℓ,
+//             O(m n) per r);
+//   Hybrid    for an ℓ with ≥ 3 r, TridiagonalPosterior (one reduction per ℓ serving every r,
+//             cheaper per ℓ than Spectral); for fewer r, RidgeCholesky (one Cholesky per (ℓ, r) on
+//             the task's precomputed distances, O(n³/3 + m n²) each).
 // Auto = Direct in 1-D (Markov) and Hybrid otherwise.
 #include <Eigen/Core>
 #include <atomic>
@@ -73,10 +73,11 @@ class ExcursionObjective {
   // Drops the kept z₁; kept() counts them (over all tasks).
   void forget() const;
   long kept() const;
-  // Work done so far, summed over tasks: decompositions serving every r (eigen: Spectral,
-  // tridiagonal: Hybrid) and single-ridge posteriors (Cholesky: Direct, Hybrid).
+  // Work done so far, summed over tasks: reductions serving every r (eigen: Spectral, tridiagonal:
+  // Hybrid) and single-ridge posterior fits (Direct: Markov in 1-D, Cholesky otherwise; Hybrid:
+  // Cholesky).
   long reductions() const { return reductions_.load(); }
-  long cholesky_fits() const { return cholesky_fits_.load(); }
+  long single_ridge_fits() const { return single_ridge_fits_.load(); }
 
  private:
   std::vector<ExcursionTask> tasks_;
@@ -84,7 +85,7 @@ class ExcursionObjective {
   int threads_;
   PosteriorRoute route_;
   mutable std::atomic<long> reductions_{0};
-  mutable std::atomic<long> cholesky_fits_{0};
+  mutable std::atomic<long> single_ridge_fits_{0};
   // Per task: z₁ by (log_key(ℓ), log_key(r)); each task's map is touched only by its worker.
   mutable std::vector<std::map<std::pair<long long, long long>, Eigen::VectorXd>> kept_;
 };
@@ -136,11 +137,18 @@ class HyperparameterSearch {
     long long a, b, c;
     auto operator<=>(const Key&) const = default;
   };
+  struct Lockstep;  // the searches of one run_together call (search.cpp)
   static Key key(const Theta& t);
   // Evaluates the θ not cached yet; passes `speculative` and `keep` to
   // ExcursionObjective::evaluate.
   void ensure(const std::vector<Theta>& thetas,
               const std::vector<std::pair<double, double>>& speculative = {}, bool keep = false);
+  // The steps of run_together (search.cpp).
+  void evaluate_round(Lockstep& searches, const std::vector<std::vector<Theta>>& proposals,
+                      const std::string& label, int round);
+  std::vector<Theta> ranked(const std::vector<Theta>& evaluated) const;
+  std::vector<Theta> refinement_around(const std::vector<Theta>& ranked, double step_ell,
+                                       double step_r, double step_sigma) const;
 
   const ExcursionObjective& objective_;
   SearchSpec spec_;

@@ -80,7 +80,7 @@ struct StudyResult {
   long distinct_posteriors = 0;      // distinct (ℓ, r) among them: posteriors fitted per pair
   double reductions_per_pair = 0.0;  // search work done (ExcursionObjective counters):
                                      // reductions serving every r (eigen or tridiagonal)
-  double cholesky_per_pair = 0.0;
+  double single_ridge_fits_per_pair = 0.0;  // and single-ridge fits (Markov 1-D, Cholesky 2-D)
   std::string sampler_method;
   double seconds_generate = 0, seconds_search = 0, seconds_validation = 0, seconds_release = 0;
 };

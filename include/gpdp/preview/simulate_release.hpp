@@ -8,8 +8,9 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "gpdp/experiments/ridge_cholesky.hpp"
 #include "gpdp/kernel.hpp"
+#include "gpdp/posteriors/distances.hpp"
+#include "gpdp/posteriors/ridge_cholesky.hpp"
 #include "gpdp/preview/candidates.hpp"
 #include "gpdp/preview/simulated_sets.hpp"
 
@@ -45,6 +46,8 @@ class SimulatedPosterior {
  public:
   SimulatedPosterior(const Kernel& kernel, const EvaluationPoints& evaluation,
                      const SimulatedSet& set, const SimulationDraws& draws);
+  SimulatedPosterior(const SimulatedPosterior&) = delete;  // ridge_ refers to distances_
+  SimulatedPosterior& operator=(const SimulatedPosterior&) = delete;
   // Columns: μ_r on the evaluation points, then k(xs, X)(K + r² I)⁻¹ (f_l(X) + r e_l), l < paths.
   Eigen::MatrixXd solve(double r, int paths);
   // L exact posterior paths of GP(μ_r, σ² k_r) (+ η g; η > 0 needs L = 1) from the shared draws.
@@ -55,7 +58,8 @@ class SimulatedPosterior {
  private:
   const SimulatedSet& set_;
   const SimulationDraws& draws_;
-  experiments::RidgeCholesky ridge_;
+  PairwiseDistances distances_;  // the simulated covariates X and the evaluation points
+  RidgeCholesky ridge_;          // on distances_ and set.y
 };
 
 struct SimulationContext {

@@ -1,4 +1,4 @@
-#include "gpdp/experiments/vector_exp.hpp"
+#include "gpdp/vector_exp.hpp"
 
 #include <cmath>
 
@@ -9,7 +9,7 @@
 extern "C" __m256d _ZGVdN4v_exp(__m256d);
 #endif
 
-namespace gpdp::experiments {
+namespace gpdp {
 
 namespace {
 void exp_scaled_scalar(const double* in, double* out, std::size_t count, double scale) {
@@ -48,4 +48,4 @@ void exp_scaled(const double* in, double* out, std::size_t count, double scale) 
   exp_scaled_scalar(in, out, count, scale);
 }
 
-}  // namespace gpdp::experiments
+}  // namespace gpdp

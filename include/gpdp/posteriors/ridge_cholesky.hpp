@@ -1,41 +1,42 @@
 #pragma once
-// The GP posterior of one kernel at ONE ridge r, from precomputed distances, by a Cholesky of
-// K + r² I (LAPACK dpotrf) and one BLAS triangular solve V = K(xs, X) L⁻ᵀ (m x n):
+// The multi-ridge interface (multi_ridge.hpp) with one Cholesky per ridge on precomputed distances:
+// K + r² I = L Lᵀ (LAPACK dpotrf) and one BLAS triangular solve V = K(xs, X) L⁻ᵀ (m x n):
 //   μ_D(x_i)     = K(x_i, X) (K + r² I)⁻¹ y
 //   k_D(x_i,x_i) = k(x_i, x_i) − ‖V_i‖²
 // Same algebra as Posterior and SpectralPosterior (σ = 1), exact up to rounding. Cost per r:
 // n³/3 + m n² flops, against ≈ 4/3 n³ + 2 m n² once per ℓ for a tridiagonal reduction
 // (TridiagonalPosterior) that then serves every r. So an ℓ needed at one or two r is cheaper this
 // way, and one needed at many (the coarse grid) through the reduction; ExcursionObjective picks per
-// ℓ (kTridiagonalMinRidges in search.cpp). The study's 2-D releases also use it (covariance()).
+// ℓ (kTridiagonalMinRidges in experiments/search.cpp). The study's 2-D releases also use it
+// (covariance()).
 #include <Eigen/Core>
 
-#include "gpdp/experiments/spectral_posterior.hpp"
-#include "gpdp/kernel.hpp"
+#include "gpdp/posteriors/distances.hpp"
+#include "gpdp/posteriors/multi_ridge.hpp"
 
-namespace gpdp::experiments {
+namespace gpdp {
 
-class RidgeCholesky {
+class RidgeCholesky final : public MultiRidgePosterior {
  public:
-  // K and K(xs, X) for this kernel on the given distances (storage reused across calls).
-  void refit(const Kernel& kernel, const PairwiseDistances& distances);
-
-  // μ_D and k_D on xs at ridge r (σ = 1) for responses y.
-  void posterior(double r, const Eigen::VectorXd& y, Eigen::VectorXd& mean,
-                 Eigen::VectorXd& variance);
+  // Referenced, not copied (they must outlive this object). refit() before any query.
+  RidgeCholesky(const PairwiseDistances& distances, const Eigen::VectorXd& y);
+  // K and K(xs, X) for this kernel (storage reused across calls).
+  void refit(const Kernel& kernel) override;
+  void moments(double r, Eigen::VectorXd& mean, Eigen::VectorXd& variance) override;
+  bool reduces() const override { return false; }
   // K(xs, X)(K + r² I)⁻¹ B for n-row right-hand sides B (one Cholesky at r): the posterior means
   // of several response vectors at once (the preview applies it to y and to Matheron's rule's
   // prior draws).
   Eigen::MatrixXd apply(double r, Eigen::MatrixXd rhs);
-  // z₁ = (μ_D − t)/√k_D, as SpectralPosterior::excursion_z.
-  Eigen::VectorXd excursion_z(double r, const Eigen::VectorXd& y, double threshold);
-  // After posterior(r, …): the posterior covariance k_D(xs, xs) = prior − V Vᵀ at that r, given the
+  // After moments(r, …): the posterior covariance k_D(xs, xs) = prior − V Vᵀ at that r, given the
   // prior covariance K(xs, xs) (shared by every data set on the same points). Only the lower
   // triangle is computed (BLAS dsyrk); that is all factor_psd reads.
   Eigen::MatrixXd covariance(const Eigen::MatrixXd& prior) const;
 
  private:
-  void factor(double r);     // l_ = Cholesky factor of K + r² I
+  void factor(double r);  // l_ = Cholesky factor of K + r² I
+  const PairwiseDistances& distances_;
+  const Eigen::VectorXd& y_;
   Eigen::MatrixXd k_;        // K (n x n)
   Eigen::MatrixXd k_cross_;  // K(xs, X) (m x n)
   Eigen::MatrixXd l_;        // Cholesky factor of K + r² I (lower)
@@ -43,4 +44,4 @@ class RidgeCholesky {
   double prior_var_ = 0.0;   // k(x, x)
 };
 
-}  // namespace gpdp::experiments
+}  // namespace gpdp

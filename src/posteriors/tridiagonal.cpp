@@ -1,4 +1,4 @@
-#include "gpdp/experiments/tridiagonal_posterior.hpp"
+#include "gpdp/posteriors/tridiagonal.hpp"
 
 #include <fmt/format.h>
 #include <lapacke.h>
@@ -7,10 +7,9 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/experiments/metrics.hpp"
-#include "gpdp/experiments/vector_exp.hpp"
+#include "gpdp/vector_exp.hpp"
 
-namespace gpdp::experiments {
+namespace gpdp {
 
 namespace {
 // explained(i, k) = Σ_j w_ijk² / D_jk with w_ik = L_k⁻¹ B_iᵀ (forward substitution), for m points
@@ -75,11 +74,15 @@ void check(lapack_int info, const char* routine) {
 }
 }  // namespace
 
-void TridiagonalPosterior::refit(const Kernel& kernel, const PairwiseDistances& distances,
-                                 const Eigen::VectorXd& y) {
-  require(distances.train.rows() >= 1 && distances.train.rows() == y.size(),
+TridiagonalPosterior::TridiagonalPosterior(const PairwiseDistances& distances,
+                                           const Eigen::VectorXd& y)
+    : distances_(distances), y_(y) {
+  require(distances.n() >= 1 && distances.n() == y.size(),
           "tridiagonal posterior: need n ≥ 1 covariates and as many responses");
-  distances.kernel_matrices(kernel, reflectors_, b_);
+}
+
+void TridiagonalPosterior::refit(const Kernel& kernel) {
+  distances_.kernel_matrices(kernel, reflectors_, b_);
   prior_var_ = kernel.of_distance(0.0);
   const auto n = static_cast<lapack_int>(reflectors_.rows());
   const auto m = static_cast<lapack_int>(b_.rows());
@@ -106,7 +109,7 @@ void TridiagonalPosterior::refit(const Kernel& kernel, const PairwiseDistances& 
       LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'R', 'L', 'N', m, n, reflectors_.data(), n, tau_.data(),
                           b_.data(), m, work_.data(), static_cast<lapack_int>(work_.size())),
       "dormtr (B = K(xs, X) Q)");
-  qty_ = y;
+  qty_ = y_;
   check(
       LAPACKE_dormtr_work(LAPACK_COL_MAJOR, 'L', 'L', 'T', n, 1, reflectors_.data(), n, tau_.data(),
                           qty_.data(), n, work_.data(), static_cast<lapack_int>(work_.size())),
@@ -149,8 +152,6 @@ Eigen::VectorXd TridiagonalPosterior::solve(const Ldl& f) const {
   return v;
 }
 
-Eigen::VectorXd TridiagonalPosterior::mean(const Ldl& f) const { return b_ * solve(f); }
-
 Eigen::MatrixXd TridiagonalPosterior::explained(const std::vector<Ldl>& factors) const {
   // Row i of W_k = B L_k⁻ᵀ is L_k⁻¹ B_iᵀ; one sweep over B's columns for every factor.
   const Eigen::Index n = this->n();
@@ -169,20 +170,14 @@ Eigen::MatrixXd TridiagonalPosterior::explained(const std::vector<Ldl>& factors)
   return out;
 }
 
-Eigen::VectorXd TridiagonalPosterior::variance(const Ldl& f) const {
-  return (prior_var_ - explained({f}).col(0).array()).matrix();
-}
-
-Eigen::VectorXd TridiagonalPosterior::mean(double r) const { return mean(factor(r)); }
-
-Eigen::VectorXd TridiagonalPosterior::variance(double r) const { return variance(factor(r)); }
-
-Eigen::VectorXd TridiagonalPosterior::excursion_z(double r, double threshold) const {
-  return excursion_z(std::vector<double>{r}, threshold).col(0);
+void TridiagonalPosterior::moments(double r, Eigen::VectorXd& mean, Eigen::VectorXd& variance) {
+  const Ldl f = factor(r);
+  mean = b_ * solve(f);
+  variance = (prior_var_ - explained({f}).col(0).array()).matrix();
 }
 
 Eigen::MatrixXd TridiagonalPosterior::excursion_z(const std::vector<double>& ridges,
-                                                  double threshold) const {
+                                                  double threshold) {
   std::vector<Ldl> factors;
   factors.reserve(ridges.size());
   for (const double r : ridges) factors.push_back(factor(r));
@@ -197,4 +192,4 @@ Eigen::MatrixXd TridiagonalPosterior::excursion_z(const std::vector<double>& rid
   return z;
 }
 
-}  // namespace gpdp::experiments
+}  // namespace gpdp

@@ -1,4 +1,4 @@
-#include "gpdp/experiments/ridge_cholesky.hpp"
+#include "gpdp/posteriors/ridge_cholesky.hpp"
 
 #include <cblas.h>
 #include <fmt/format.h>
@@ -7,17 +7,23 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/experiments/metrics.hpp"
 
-namespace gpdp::experiments {
+namespace gpdp {
 
-void RidgeCholesky::refit(const Kernel& kernel, const PairwiseDistances& distances) {
-  distances.kernel_matrices(kernel, k_, k_cross_);
+RidgeCholesky::RidgeCholesky(const PairwiseDistances& distances, const Eigen::VectorXd& y)
+    : distances_(distances), y_(y) {
+  require(distances.n() >= 1 && distances.n() == y.size(),
+          "ridge Cholesky: need n ≥ 1 covariates and as many responses");
+}
+
+void RidgeCholesky::refit(const Kernel& kernel) {
+  distances_.kernel_matrices(kernel, k_, k_cross_);
   prior_var_ = kernel.of_distance(0.0);
 }
 
 void RidgeCholesky::factor(double r) {
   require(r > 0.0 && std::isfinite(r), "ridge Cholesky: the ridge r must be positive and finite");
+  require(k_.rows() >= 1, "ridge Cholesky: refit first");
   const auto n = static_cast<lapack_int>(k_.rows());
   l_ = k_;
   l_.diagonal().array() += r * r;
@@ -33,8 +39,7 @@ void RidgeCholesky::factor(double r) {
 }
 
 Eigen::MatrixXd RidgeCholesky::apply(double r, Eigen::MatrixXd rhs) {
-  require(k_.rows() >= 1 && rhs.rows() == k_.rows(),
-          "ridge Cholesky: refit first, with n-row right-hand sides");
+  require(rhs.rows() == k_.rows(), "ridge Cholesky: right-hand sides need n rows");
   factor(r);
   const auto n = static_cast<lapack_int>(k_.rows());
   LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, static_cast<lapack_int>(rhs.cols()), l_.data(), n,
@@ -42,13 +47,11 @@ Eigen::MatrixXd RidgeCholesky::apply(double r, Eigen::MatrixXd rhs) {
   return k_cross_ * rhs;
 }
 
-void RidgeCholesky::posterior(double r, const Eigen::VectorXd& y, Eigen::VectorXd& mean,
-                              Eigen::VectorXd& variance) {
-  require(k_.rows() >= 1 && y.size() == k_.rows(), "ridge Cholesky: refit first, with n responses");
+void RidgeCholesky::moments(double r, Eigen::VectorXd& mean, Eigen::VectorXd& variance) {
   factor(r);
   const auto n = static_cast<lapack_int>(k_.rows());
   const auto m = static_cast<lapack_int>(k_cross_.rows());
-  Eigen::VectorXd alpha = y;
+  Eigen::VectorXd alpha = y_;
   LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, l_.data(), n, alpha.data(), n);
   mean.noalias() = k_cross_ * alpha;
   v_ = k_cross_;
@@ -63,7 +66,7 @@ void RidgeCholesky::posterior(double r, const Eigen::VectorXd& y, Eigen::VectorX
 Eigen::MatrixXd RidgeCholesky::covariance(const Eigen::MatrixXd& prior) const {
   const auto m = static_cast<blasint>(v_.rows());
   require(m >= 1 && prior.rows() == m && prior.cols() == m,
-          "ridge Cholesky: call posterior() first, and give the m x m prior covariance of the same "
+          "ridge Cholesky: call moments() first, and give the m x m prior covariance of the same "
           "points");
   Eigen::MatrixXd out = prior;
   cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, m, static_cast<blasint>(v_.cols()), -1.0,
@@ -71,11 +74,4 @@ Eigen::MatrixXd RidgeCholesky::covariance(const Eigen::MatrixXd& prior) const {
   return out;
 }
 
-Eigen::VectorXd RidgeCholesky::excursion_z(double r, const Eigen::VectorXd& y, double threshold) {
-  Eigen::VectorXd mu;
-  Eigen::VectorXd kd;
-  posterior(r, y, mu, kd);
-  return standardised_excess(mu, kd, threshold);
-}
-
-}  // namespace gpdp::experiments
+}  // namespace gpdp

@@ -1,0 +1,30 @@
+#include "gpdp/posteriors/distances.hpp"
+
+#include "gpdp/error.hpp"
+
+namespace gpdp {
+
+PairwiseDistances::PairwiseDistances(const Points& X, const Points& xs) {
+  require(xs.cols() == X.cols(),
+          "pairwise distances: evaluation points and covariates differ in "
+          "dimension");
+  auto distances = [&](const Points& a) {
+    Eigen::MatrixXd d2 = Eigen::MatrixXd::Zero(a.rows(), X.rows());
+    for (Eigen::Index c = 0; c < X.cols(); ++c) {
+      d2.array() += (a.col(c).replicate(1, X.rows()) - X.col(c).transpose().replicate(a.rows(), 1))
+                        .array()
+                        .square();
+    }
+    return Eigen::MatrixXd(d2.cwiseSqrt());
+  };
+  train = distances(X);
+  cross = distances(xs);
+}
+
+void PairwiseDistances::kernel_matrices(const Kernel& kernel, Eigen::MatrixXd& gram,
+                                        Eigen::MatrixXd& gram_cross) const {
+  kernel.of_distances(train, gram);
+  kernel.of_distances(cross, gram_cross);
+}
+
+}  // namespace gpdp

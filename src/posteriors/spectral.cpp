@@ -1,0 +1,69 @@
+#include "gpdp/posteriors/spectral.hpp"
+
+#include <fmt/format.h>
+#include <lapacke.h>
+
+#include <cmath>
+#include <type_traits>
+
+#include "gpdp/error.hpp"
+
+namespace gpdp {
+
+static_assert(std::is_same_v<lapack_int, int>, "iwork_ holds LAPACK integers as int");
+
+SpectralPosterior::SpectralPosterior(const PairwiseDistances& distances, const Eigen::VectorXd& y)
+    : distances_(distances), y_(y) {
+  require(distances.n() >= 1 && distances.n() == y.size(),
+          "spectral posterior: need n ≥ 1 covariates and as many responses");
+}
+
+void SpectralPosterior::refit(const Kernel& kernel) {
+  distances_.kernel_matrices(kernel, u_, k_cross_);
+  decompose(kernel.of_distance(0.0));
+}
+
+void SpectralPosterior::decompose(double prior_var) {
+  const auto n = static_cast<lapack_int>(u_.rows());
+  lambda_.resize(n);
+  // Workspace sizes of dsyevd with eigenvectors (LAPACK documentation): 1 + 6n + 2n², 3 + 5n.
+  work_.resize(1 + 6 * static_cast<Eigen::Index>(n) + 2 * static_cast<Eigen::Index>(n) * n);
+  iwork_.resize(3 + 5 * static_cast<Eigen::Index>(n));
+  const lapack_int info = LAPACKE_dsyevd_work(
+      LAPACK_COL_MAJOR, 'V', 'L', n, u_.data(), n, lambda_.data(), work_.data(),
+      static_cast<lapack_int>(work_.size()), iwork_.data(), static_cast<lapack_int>(iwork_.size()));
+  if (info != 0)
+    throw NumericalError(fmt::format("spectral posterior: LAPACKE_dsyevd failed ({})", info));
+  uty_.noalias() = u_.transpose() * y_;
+  a_.resize(k_cross_.rows(), n);
+  a_.noalias() = k_cross_ * u_;
+  a2_.resize(a_.rows(), a_.cols());
+  a2_.array() = a_.array().square();
+  prior_var_.setConstant(k_cross_.rows(), prior_var);
+}
+
+Eigen::VectorXd SpectralPosterior::inverse_shifted(double r) const {
+  require(r > 0.0 && std::isfinite(r),
+          "spectral posterior: the ridge r must be positive and finite");
+  require(lambda_.size() >= 1, "spectral posterior: refit first");
+  const Eigen::ArrayXd shifted = lambda_.array() + r * r;
+  if (shifted.minCoeff() <= 0.0) {
+    throw NumericalError(fmt::format(
+        "spectral posterior: λ_min + r² = {:.3g} ≤ 0 (λ_min = {:.3g}, r = {:.3g}): K is not PSD to "
+        "working precision at this ridge",
+        shifted.minCoeff(), lambda_.minCoeff(), r));
+  }
+  return shifted.inverse().matrix();
+}
+
+void SpectralPosterior::moments(double r, Eigen::VectorXd& mean, Eigen::VectorXd& variance) {
+  const Eigen::VectorXd inv = inverse_shifted(r);
+  mean = a_ * inv.cwiseProduct(uty_);
+  variance = prior_var_ - a2_ * inv;
+}
+
+double SpectralPosterior::effective_dimension(double r) const {
+  return lambda_.cwiseProduct(inverse_shifted(r)).sum();
+}
+
+}  // namespace gpdp
