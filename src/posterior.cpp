@@ -58,11 +58,17 @@ const Eigen::LLT<Eigen::MatrixXd>& Posterior::factor() const { return dense().fa
 
 bool Posterior::has_dense_factor() const { return dense_->ready.load(std::memory_order_acquire); }
 
+void Posterior::check_query(const Points& xs) const {
+  require(xs.cols() == dim(),
+          fmt::format("query points have {} coordinate(s) but the data have {}", xs.cols(), dim()));
+}
+
 const Eigen::VectorXd& Posterior::weights() const {
   return markov_ ? markov_->weights() : dense().weights;
 }
 
 Eigen::VectorXd Posterior::mean(const Points& xs) const {
+  check_query(xs);
   if (markov_ && xs.cols() == 1) {
     Eigen::VectorXd mu;
     markov_->mean_and_variance(xs.col(0), &mu, nullptr);
@@ -72,6 +78,7 @@ Eigen::VectorXd Posterior::mean(const Points& xs) const {
 }
 
 Eigen::VectorXd Posterior::variance(const Points& xs) const {
+  check_query(xs);
   const double s2 = theta_.sigma * theta_.sigma;
   if (markov_ && xs.cols() == 1) {
     Eigen::VectorXd kd;
@@ -85,12 +92,15 @@ Eigen::VectorXd Posterior::variance(const Points& xs) const {
 }
 
 Eigen::MatrixXd Posterior::cross_covariance(const Points& a, const Points& b) const {
+  check_query(a);
+  check_query(b);
   const Eigen::MatrixXd va = factor().matrixL().solve(kernel_.cross(X_, a));
   const Eigen::MatrixXd vb = factor().matrixL().solve(kernel_.cross(X_, b));
   return theta_.sigma * theta_.sigma * (kernel_.cross(a, b) - va.transpose() * vb);
 }
 
 Eigen::MatrixXd Posterior::covariance(const Points& xs) const {
+  check_query(xs);
   const Eigen::MatrixXd v = factor().matrixL().solve(kernel_.cross(X_, xs));
   Eigen::MatrixXd c = kernel_.gram(xs);
   c.noalias() -= v.transpose() * v;
@@ -98,6 +108,7 @@ Eigen::MatrixXd Posterior::covariance(const Points& xs) const {
 }
 
 Eigen::VectorXd Posterior::excursion_probability(const Points& xs, double threshold) const {
+  check_query(xs);
   Eigen::VectorXd mu, var;
   if (markov_ && xs.cols() == 1) {
     markov_->mean_and_variance(xs.col(0), &mu, &var);

@@ -82,9 +82,7 @@ Eigen::VectorXd SamplePath::evaluate(const Grid& grid, Rng& rng) {
 }
 
 Eigen::VectorXd SamplePath::evaluate_impl(const Points& xs, const Grid* grid, Rng& rng) {
-  require(xs.cols() == posterior_.dim(),
-          fmt::format("query points have {} coordinate(s) but the data have {}", xs.cols(),
-                      posterior_.dim()));
+  posterior_.check_query(xs);
   require(xs.allFinite(), "query points contain NaN or Inf");
   // Split the query into known points and fresh distinct ones.
   std::map<std::vector<double>, Eigen::Index> fresh_index;

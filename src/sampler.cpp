@@ -21,9 +21,7 @@ void check_common(const Posterior& posterior, const Points& xs, int draws,
   require(draws >= 1, fmt::format("the number of draws must be ≥ 1, got {}", draws));
   require(std::isfinite(options.eta) && options.eta >= 0,
           fmt::format("η must be ≥ 0 and finite, got {}", options.eta));
-  require(xs.cols() == posterior.dim(),
-          fmt::format("query points have {} coordinate(s) but the data have {}", xs.cols(),
-                      posterior.dim()));
+  posterior.check_query(xs);
   require(xs.allFinite(), "query points contain NaN or Inf");
 }
 }  // namespace

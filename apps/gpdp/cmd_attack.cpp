@@ -76,7 +76,7 @@ void print_summary(const std::string& title, const attack::AttackSummary& s) {
              s.epsilon_lower.sd);
 }
 
-void run(const AttackArgs& a) {
+void check(const AttackArgs& a) {
   require(std::isfinite(a.hyper.r) && a.hyper.r > 0,
           fmt::format("--r must be positive, got {}", a.hyper.r));
   require(!std::isnan(a.hyper.sigma) && a.hyper.sigma > 0,
@@ -102,8 +102,9 @@ void run(const AttackArgs& a) {
     require(ext == ".png" || ext == ".svg",
             fmt::format("--roc: '{}' must end in .png or .svg", a.roc_path));
   }
-  const auto conversion = privacy::parse_conversion(a.conversion);
+}
 
+attack::SweepOptions sweep_options(const AttackArgs& a) {
   attack::SweepOptions o;
   o.lira.shadow.n = a.n;
   o.lira.shadow.noise = a.noise;
@@ -115,52 +116,53 @@ void run(const AttackArgs& a) {
   o.base_seed = a.seed;
   o.threads = a.threads;
   if (!a.quiet) o.progress = attack::stderr_progress("attack");
-  std::vector<attack::ReleaseSetting> releases{{a.hyper.sigma, a.draws}};
-  if (a.benchmark) releases.push_back({a.hyper.sigma, 0});
-  const auto bound = attack::attack_guarantee(o.lira.shadow, a.hyper.r, a.hyper.sigma, a.draws,
-                                              a.delta, conversion);
-  const auto results = attack::run_sweep({{a.hyper.r, releases}}, o);
-  const auto seeds = attack::across_seeds(results, 0, 0);
-  const auto summary = attack::summarise(seeds);
-  std::optional<attack::AttackSummary> exact;
-  if (a.benchmark) exact = attack::summarise(attack::across_seeds(results, 0, 1));
+  return o;
+}
 
-  if (!a.roc_path.empty()) {
-    plot::Figure fig(1200, 560, 1, 2);
-    const std::string label = fmt::format("LiRA, {} seeds", a.seeds);
-    attack::draw_roc(fig.panel(0, 0).title("ROC"), seeds, bound.epsilon, a.delta, false, label);
-    attack::draw_roc(fig.panel(0, 1).title("ROC (log-log)"), seeds, bound.epsilon, a.delta, true,
-                     label);
-    fig.suptitle(fmt::format("r = {:g}, σ = {:g}, L = {}, n = {}: bound ε = {:.3g} at δ = {:g}",
-                             a.hyper.r, a.hyper.sigma, a.draws, a.n, bound.epsilon, a.delta));
-    fig.save(a.roc_path);
-  }
-  if (!a.roc_csv_path.empty()) io::write_file_atomic(a.roc_csv_path, attack::roc_csv(seeds));
+// The ROC curves over seeds (linear and log-log) with the bound's region.
+void save_roc(const AttackArgs& a, const std::vector<attack::SeedOutcome>& seeds,
+              const privacy::Guarantee& bound) {
+  plot::Figure fig(1200, 560, 1, 2);
+  const std::string label = fmt::format("LiRA, {} seeds", a.seeds);
+  attack::draw_roc(fig.panel(0, 0).title("ROC"), seeds, bound.epsilon, a.delta, false, label);
+  attack::draw_roc(fig.panel(0, 1).title("ROC (log-log)"), seeds, bound.epsilon, a.delta, true,
+                   label);
+  fig.suptitle(fmt::format("r = {:g}, σ = {:g}, L = {}, n = {}: bound ε = {:.3g} at δ = {:g}",
+                           a.hyper.r, a.hyper.sigma, a.draws, a.n, bound.epsilon, a.delta));
+  fig.save(a.roc_path);
+}
 
-  if (a.json) {
-    nlohmann::json j = summary_json(summary);
-    j["epsilon"] = bound.epsilon;
-    j["delta"] = a.delta;
-    j["alpha"] = bound.alpha;
-    j["conversion"] = privacy::to_string(conversion);
-    j["sensitivity_lemma"] =
-        privacy::to_string(attack::attack_mechanism(o.lira.shadow, a.hyper.r, a.hyper.sigma).lemma);
-    j["r"] = a.hyper.r;
-    j["sigma"] = std::isinf(a.hyper.sigma) ? nlohmann::json("inf") : nlohmann::json(a.hyper.sigma);
-    j["draws"] = a.draws;
-    j["n"] = a.n;
-    j["kernel"] = o.lira.shadow.kernel.name();
-    j["noise"] = a.noise;
-    j["shadow"] = a.shadow;
-    j["eval"] = a.eval;
-    j["seeds"] = a.seeds;
-    j["seed"] = a.seed;
-    j["rng"] = "seeded xoshiro256** (experiment, NOT private)";
-    j["fpr_levels"] = {attack::kFprLevels[0], attack::kFprLevels[1], attack::kFprLevels[2]};
-    if (exact) j["non_private_benchmark"] = summary_json(*exact);
-    fmt::print("{}\n", j.dump(2));
-    return;
-  }
+nlohmann::json attack_json(const AttackArgs& a, const attack::SweepOptions& o,
+                           const privacy::Guarantee& bound, privacy::Conversion conversion,
+                           const attack::AttackSummary& summary,
+                           const std::optional<attack::AttackSummary>& exact) {
+  nlohmann::json j = summary_json(summary);
+  j["epsilon"] = bound.epsilon;
+  j["delta"] = a.delta;
+  j["alpha"] = bound.alpha;
+  j["conversion"] = privacy::to_string(conversion);
+  j["sensitivity_lemma"] =
+      privacy::to_string(attack::attack_mechanism(o.lira.shadow, a.hyper.r, a.hyper.sigma).lemma);
+  j["r"] = a.hyper.r;
+  j["sigma"] = std::isinf(a.hyper.sigma) ? nlohmann::json("inf") : nlohmann::json(a.hyper.sigma);
+  j["draws"] = a.draws;
+  j["n"] = a.n;
+  j["kernel"] = o.lira.shadow.kernel.name();
+  j["noise"] = a.noise;
+  j["shadow"] = a.shadow;
+  j["eval"] = a.eval;
+  j["seeds"] = a.seeds;
+  j["seed"] = a.seed;
+  j["rng"] = "seeded xoshiro256** (experiment, NOT private)";
+  j["fpr_levels"] = {attack::kFprLevels[0], attack::kFprLevels[1], attack::kFprLevels[2]};
+  if (exact) j["non_private_benchmark"] = summary_json(*exact);
+  return j;
+}
+
+void print_report(const AttackArgs& a, const attack::SweepOptions& o,
+                  const privacy::Guarantee& bound, privacy::Conversion conversion,
+                  const attack::AttackSummary& summary,
+                  const std::optional<attack::AttackSummary>& exact) {
   fmt::print(
       "LiRA membership inference at x0 = 1/2, target z0 = (1/2, 1) (docs/mathematics.md §4)\n");
   fmt::print("release   r = {:g}, sigma = {:g}, L = {}, n = {}, kernel {}, M_xi = {:g}\n",
@@ -179,6 +181,28 @@ void run(const AttackArgs& a) {
   const double allowed = attack::dp_max_tpr(0.1, bound.epsilon, a.delta);
   fmt::print("check     at FPR = 0.1 the bound allows TPR ≤ {:.4f}; attack {:.4f}\n", allowed,
              summary.tpr[0].mean);
+}
+
+void run(const AttackArgs& a) {
+  check(a);
+  const auto conversion = privacy::parse_conversion(a.conversion);
+  const attack::SweepOptions o = sweep_options(a);
+  std::vector<attack::ReleaseSetting> releases{{a.hyper.sigma, a.draws}};
+  if (a.benchmark) releases.push_back({a.hyper.sigma, 0});
+  const auto bound = attack::attack_guarantee(o.lira.shadow, a.hyper.r, a.hyper.sigma, a.draws,
+                                              a.delta, conversion);
+  const auto results = attack::run_sweep({{a.hyper.r, releases}}, o);
+  const auto seeds = attack::across_seeds(results, 0, 0);
+  const auto summary = attack::summarise(seeds);
+  std::optional<attack::AttackSummary> exact;
+  if (a.benchmark) exact = attack::summarise(attack::across_seeds(results, 0, 1));
+  if (!a.roc_path.empty()) save_roc(a, seeds, bound);
+  if (!a.roc_csv_path.empty()) io::write_file_atomic(a.roc_csv_path, attack::roc_csv(seeds));
+  if (a.json) {
+    fmt::print("{}\n", attack_json(a, o, bound, conversion, summary, exact).dump(2));
+    return;
+  }
+  print_report(a, o, bound, conversion, summary, exact);
 }
 
 void setup(CLI::App& app) {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -403,6 +404,49 @@ struct Column {
   double r, sigma;
 };
 
+// One panel: the histograms of a statistic under H_in and H_out (common range) with the densities
+// fitted to each.
+void draw_shadow_panel(plot::Axes& ax, const std::vector<double>& in,
+                       const std::vector<double>& out, const std::function<double(double)>& fit_in,
+                       const std::function<double(double)>& fit_out) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto* v : {&in, &out}) {
+    for (double x : *v) {
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+  }
+  ax.histogram(in, 60,
+               {.label = "in", .color = plot::colors::blue, .density = true, .lo = lo, .hi = hi});
+  ax.histogram(
+      out, 60,
+      {.label = "out", .color = plot::colors::orange, .density = true, .lo = lo, .hi = hi});
+  std::vector<double> xs, din, dout;
+  for (int i = 0; i <= 300; ++i) {
+    const double x = lo + (hi - lo) * i / 300.0;
+    xs.push_back(x);
+    din.push_back(fit_in(x));
+    dout.push_back(fit_out(x));
+  }
+  ax.line(xs, din, {.label = "fit in", .color = plot::colors::blue});
+  ax.line(xs, dout, {.label = "fit out", .color = plot::colors::orange});
+  ax.legend();
+}
+
+// The observables of one column as CSV rows.
+std::string shadow_csv(const Column& column, double eps, const ga::SeedOutcome& out) {
+  std::string csv;
+  for (const auto* obs : {&*out.shadow_in, &*out.shadow_out}) {
+    const std::string h = obs == &*out.shadow_in ? "in" : "out";
+    for (double v : obs->f_hat)
+      csv += fmt::format("{:g},{:g},{:.6g},{},f_hat,{:.6g}\n", column.r, column.sigma, eps, h, v);
+    for (double v : obs->log_v_hat)
+      csv +=
+          fmt::format("{:g},{:g},{:.6g},{},log_v_hat,{:.6g}\n", column.r, column.sigma, eps, h, v);
+  }
+  return csv;
+}
+
 void run_fig6(const ReproduceOptions& o) {
   const Scale s = scale_of(o);
   const std::vector<Column> columns{{0.1, 1.0}, {0.1, 100.0}, {1.0, 5.0}, {10.0, 5.0}};
@@ -426,73 +470,22 @@ void run_fig6(const ReproduceOptions& o) {
             .epsilon;
     md += fmt::format("| {:g} | {:g} | {:.4g} | {:.3f} | {:.3f} |\n", columns[c].r,
                       columns[c].sigma, eps, out.metrics.auc, out.metrics.tpr[0]);
-    const auto title =
-        fmt::format("r = {:g}, σ = {:g}, ε ≈ {:.3g}", columns[c].r, columns[c].sigma, eps);
-    const auto& in = *out.shadow_in;
-    const auto& ot = *out.shadow_out;
-    for (const auto* obs : {&in, &ot}) {
-      const std::string h = obs == &in ? "in" : "out";
-      for (double v : obs->f_hat)
-        csv += fmt::format("{:g},{:g},{:.6g},{},f_hat,{:.6g}\n", columns[c].r, columns[c].sigma,
-                           eps, h, v);
-      for (double v : obs->log_v_hat)
-        csv += fmt::format("{:g},{:g},{:.6g},{},log_v_hat,{:.6g}\n", columns[c].r, columns[c].sigma,
-                           eps, h, v);
-    }
+    csv += shadow_csv(columns[c], eps, out);
     // Top: f̂ with the latent tanh-mixture densities; bottom: log v̂ with the Gaussian mixtures.
-    auto range = [](const std::vector<double>& a, const std::vector<double>& b) {
-      double lo = INFINITY, hi = -INFINITY;
-      for (const auto* v : {&a, &b}) {
-        for (double x : *v) {
-          lo = std::min(lo, x);
-          hi = std::max(hi, x);
-        }
-      }
-      return std::pair{lo, hi};
-    };
-    {
-      auto& ax = fig.panel(0, static_cast<int>(c));
-      const auto [lo, hi] = range(in.f_hat, ot.f_hat);
-      ax.title(title).xlabel("f̂_D(x₀)").ylabel("density");
-      ax.histogram(
-          in.f_hat, 60,
-          {.label = "in", .color = plot::colors::blue, .density = true, .lo = lo, .hi = hi});
-      ax.histogram(
-          ot.f_hat, 60,
-          {.label = "out", .color = plot::colors::orange, .density = true, .lo = lo, .hi = hi});
-      const ga::LatentDensity rin(out.model.f_in), rout(out.model.f_out);
-      std::vector<double> xs, din, dout;
-      for (int i = 0; i <= 300; ++i) {
-        const double x = lo + (hi - lo) * i / 300.0;
-        xs.push_back(x);
-        din.push_back(rin.density(x));
-        dout.push_back(rout.density(x));
-      }
-      ax.line(xs, din, {.label = "fit in", .color = plot::colors::blue});
-      ax.line(xs, dout, {.label = "fit out", .color = plot::colors::orange});
-      ax.legend();
-    }
-    {
-      auto& ax = fig.panel(1, static_cast<int>(c));
-      const auto [lo, hi] = range(in.log_v_hat, ot.log_v_hat);
-      ax.xlabel("log v̂_D(x₀)").ylabel("density");
-      ax.histogram(
-          in.log_v_hat, 60,
-          {.label = "in", .color = plot::colors::blue, .density = true, .lo = lo, .hi = hi});
-      ax.histogram(
-          ot.log_v_hat, 60,
-          {.label = "out", .color = plot::colors::orange, .density = true, .lo = lo, .hi = hi});
-      std::vector<double> xs, din, dout;
-      for (int i = 0; i <= 300; ++i) {
-        const double x = lo + (hi - lo) * i / 300.0;
-        xs.push_back(x);
-        din.push_back(std::exp(out.model.v_in->log_density(x)));
-        dout.push_back(std::exp(out.model.v_out->log_density(x)));
-      }
-      ax.line(xs, din, {.label = "fit in", .color = plot::colors::blue});
-      ax.line(xs, dout, {.label = "fit out", .color = plot::colors::orange});
-      ax.legend();
-    }
+    const ga::LatentDensity rin(out.model.f_in), rout(out.model.f_out);
+    auto& top = fig.panel(0, static_cast<int>(c));
+    top.title(fmt::format("r = {:g}, σ = {:g}, ε ≈ {:.3g}", columns[c].r, columns[c].sigma, eps))
+        .xlabel("f̂_D(x₀)")
+        .ylabel("density");
+    draw_shadow_panel(
+        top, out.shadow_in->f_hat, out.shadow_out->f_hat, [&](double x) { return rin.density(x); },
+        [&](double x) { return rout.density(x); });
+    auto& bottom = fig.panel(1, static_cast<int>(c));
+    bottom.xlabel("log v̂_D(x₀)").ylabel("density");
+    draw_shadow_panel(
+        bottom, out.shadow_in->log_v_hat, out.shadow_out->log_v_hat,
+        [&](double x) { return std::exp(out.model.v_in->log_density(x)); },
+        [&](double x) { return std::exp(out.model.v_out->log_density(x)); });
   }
   fig.suptitle(
       "Shadow distributions at x₀ = 1/2 (L = 3, n = 10, δ = 0.05) with the fitted densities");

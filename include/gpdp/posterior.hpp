@@ -45,6 +45,9 @@ class Posterior {
   // The O(n) Kalman engine when the kernel is exponential in 1-D, else nullptr.
   const OrnsteinUhlenbeckPosterior* markov() const { return markov_.get(); }
 
+  // InputError unless the query points xs have dim() coordinates (every query checks this).
+  void check_query(const Points& xs) const;
+
   Eigen::VectorXd mean(const Points& xs) const;
   // Pointwise σ² k_D(x, x): the variance of the released path at each point.
   Eigen::VectorXd variance(const Points& xs) const;

@@ -54,7 +54,7 @@ class PySamplePath {
       py::gil_scoped_release release;
       v = path_.evaluate(grid, *rng_);
     } else {
-      const Points pts = to_points(xs, "xs", path_.posterior().dim());
+      const Points pts = to_points(xs, "xs");
       py::gil_scoped_release release;
       v = path_.evaluate(pts, *rng_);
     }
@@ -74,21 +74,16 @@ class PySamplePath {
 py::object sample_draws(const Posterior& p, const py::handle& xs, int n_draws,
                         const py::object& rng, const std::string& method, double eta,
                         bool full_output) {
-  if (n_draws < 1) throw py::value_error("n_draws must be ≥ 1, got " + std::to_string(n_draws));
   std::unique_ptr<Rng> holder;
   Rng& generator = resolve_rng(rng, holder);
   const SampleOptions options{parse_sampler_method(method), eta};
   Draws draws;
   if (py::isinstance<Grid>(xs)) {
     const Grid& grid = xs.cast<const Grid&>();
-    if (grid.dim() != p.dim()) {
-      throw py::value_error("the grid has " + std::to_string(grid.dim()) +
-                            " dimension(s) but the data have d = " + std::to_string(p.dim()));
-    }
     py::gil_scoped_release release;
     draws = sample(p, grid, n_draws, generator, options);
   } else {
-    const Points pts = to_points(xs, "xs", p.dim());
+    const Points pts = to_points(xs, "xs");
     py::gil_scoped_release release;
     draws = sample(p, pts, n_draws, generator, options);
   }
@@ -97,9 +92,8 @@ py::object sample_draws(const Posterior& p, const py::handle& xs, int n_draws,
   return py::make_tuple(values, draws.method, draws.detail);
 }
 
-}  // namespace
-
-void bind_core(py::module_& m) {
+// Box and Grid: the declared domain and evaluation grids.
+void bind_domains(py::module_& m) {
   py::class_<Box>(m, "Box",
                   "An axis-aligned covariate domain Ω = [lower, upper] (declared, never inferred "
                   "from data).")
@@ -115,7 +109,6 @@ void bind_core(py::module_& m) {
       .def_property_readonly("upper", [](const Box& b) { return to_numpy(b.upper()); })
       .def_property_readonly("diameter", &Box::diameter)
       .def("__repr__", [](const Box& b) { return "gpdp.Box('" + b.to_string() + "')"; });
-
   py::class_<Grid>(m, "Grid",
                    "A regular grid 'lo:hi:count' per axis (endpoints included); points() lists "
                    "them with the first axis varying fastest.")
@@ -144,7 +137,10 @@ void bind_core(py::module_& m) {
       .def(
           "points", [](const Grid& g) { return to_numpy(Eigen::MatrixXd(g.points())); },
           "All grid points, (size, dim), first axis fastest.");
+}
 
+// Kernel: the covariance functions.
+void bind_kernel(py::module_& m) {
   py::class_<Kernel>(m, "Kernel",
                      "Normalised isotropic covariance functions (k(x, x) = 1); the prior is "
                      "GP(0, σ² k).")
@@ -183,7 +179,10 @@ void bind_core(py::module_& m) {
         return "gpdp.Kernel(" + k.name() +
                ", ell=" + std::string(py::str(py::float_(k.lengthscale()))) + ")";
       });
+}
 
+// Rng, SeededRng, SecureRng.
+void bind_rngs(py::module_& m) {
   py::class_<Rng>(m, "Rng", "Base class of the random generators.")
       .def_property_readonly("is_secure", &Rng::is_secure)
       .def_property_readonly("description", &Rng::description)
@@ -199,25 +198,26 @@ void bind_core(py::module_& m) {
           },
           py::arg("size"))
       .def("__repr__", [](const Rng& r) { return "<gpdp.Rng " + r.description() + ">"; });
-
   py::class_<SeededRng, Rng>(m, "SeededRng",
                              "xoshiro256** seeded through splitmix64: reproducible, NOT private "
                              "(experiments; the CLI's --seed).")
       .def(py::init<std::uint64_t>(), py::arg("seed"))
       .def_property_readonly("seed", &SeededRng::seed)
       .def("split", &SeededRng::split, py::arg("index"), "An independent stream for `index`.");
-
   py::class_<SecureRng, Rng>(m, "SecureRng",
                              "Operating-system entropy (libsodium): the generator for releases.")
       .def(py::init<>());
+}
 
+// Posterior: mean, variance, p_D, d_eff, exact draws.
+void bind_posterior(py::module_& m) {
   py::class_<Posterior>(m, "Posterior",
                         "The GP posterior GP(μ_D, σ² k_D) of data (X, y) under θ = (ℓ, r, σ) "
                         "(docs/mathematics.md §1). X: (n, d) or (n,) float64; y: (n,).")
       .def(py::init([](const Kernel& kernel, const py::object& X, const py::object& y, double r,
                        double sigma) {
              Points pts = to_points(X, "X");
-             Eigen::VectorXd values = to_vector(y, "y", pts.rows());
+             Eigen::VectorXd values = to_vector(y, "y");
              return Posterior(kernel, std::move(pts), std::move(values), Hyperparameters{r, sigma});
            }),
            py::arg("kernel"), py::arg("X"), py::arg("y"), py::kw_only(), py::arg("r"),
@@ -236,36 +236,35 @@ void bind_core(py::module_& m) {
       .def(
           "mean",
           [](const Posterior& p, const py::object& xs) {
-            return blockwise(points_view(xs, "xs", p.dim()), p.n(),
+            return blockwise(points_view(xs, "xs"), p.n(),
                              [&p](const Points& b) { return p.mean(b); });
           },
           py::arg("xs"), "μ_D(xs), shape (m,).")
       .def(
           "variance",
           [](const Posterior& p, const py::object& xs) {
-            return blockwise(points_view(xs, "xs", p.dim()), p.n(),
+            return blockwise(points_view(xs, "xs"), p.n(),
                              [&p](const Points& b) { return p.variance(b); });
           },
           py::arg("xs"), "σ² k_D(x, x) at each point, shape (m,).")
       .def(
           "excursion_probability",
           [](const Posterior& p, const py::object& xs, double t) {
-            return blockwise(points_view(xs, "xs", p.dim()), p.n(),
+            return blockwise(points_view(xs, "xs"), p.n(),
                              [&p, t](const Points& b) { return p.excursion_probability(b, t); });
           },
           py::arg("xs"), py::arg("t") = 0.0, "p_D(x) = Φ((μ_D(x) − t)/(σ √k_D(x, x))).")
       .def(
           "covariance",
           [](const Posterior& p, const py::object& xs) {
-            const Points pts = to_points(xs, "xs", p.dim());
+            const Points pts = to_points(xs, "xs");
             return to_numpy(p.covariance(pts));
           },
           py::arg("xs"), "σ² k_D(xs, xs), shape (m, m).")
       .def(
           "cross_covariance",
           [](const Posterior& p, const py::object& a, const py::object& b) {
-            return to_numpy(
-                p.cross_covariance(to_points(a, "a", p.dim()), to_points(b, "b", p.dim())));
+            return to_numpy(p.cross_covariance(to_points(a, "a"), to_points(b, "b")));
           },
           py::arg("a"), py::arg("b"))
       .def("effective_dimension", &Posterior::effective_dimension, "d_eff = tr(K (K + r² I)⁻¹).")
@@ -282,7 +281,10 @@ void bind_core(py::module_& m) {
           py::kw_only(), py::arg("rng") = py::none(), py::arg("eta") = 0.0,
           "A lazily evaluated path: path(xs) draws new points conditionally on all earlier "
           "answers; a point asked twice returns the same value.");
+}
 
+// SamplePath: a lazily evaluated released path.
+void bind_sample_path(py::module_& m) {
   py::class_<PySamplePath>(m, "SamplePath")
       .def("__call__", &PySamplePath::operator(), py::arg("xs"))
       .def_property_readonly("eta", [](const PySamplePath& s) { return s.path().eta(); })
@@ -296,6 +298,16 @@ void bind_core(py::module_& m) {
       .def_property_readonly("rng_description",
                              [](const PySamplePath& s) { return s.rng().description(); })
       .def("__len__", [](const PySamplePath& s) { return s.path().size(); });
+}
+
+}  // namespace
+
+void bind_core(py::module_& m) {
+  bind_domains(m);
+  bind_kernel(m);
+  bind_rngs(m);
+  bind_posterior(m);
+  bind_sample_path(m);
 }
 
 }  // namespace gpdp::python

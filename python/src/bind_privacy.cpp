@@ -71,9 +71,8 @@ std::string mechanism_repr(const GpMechanism& m) {
   return s;
 }
 
-}  // namespace
-
-void bind_privacy(py::module_& m) {
+// The privacy maps of the lemmas (ψ_α, V_n, Φ_n, Δ_n, ε_α) and RdpCurve.
+void bind_rdp_maps(py::module_& m) {
   m.def("psi_alpha", &psi_alpha, py::arg("alpha"), py::arg("tau"), "ψ_α(τ) of Lemma A.3.");
   m.def("noisy_tau", &noisy_tau, py::arg("Vn"), py::arg("r"), py::arg("sigma"), py::arg("eta"),
         "τ̃ of Proposition 2.");
@@ -92,14 +91,16 @@ void bind_privacy(py::module_& m) {
       "conversion_citation",
       [](const std::string& c) { return conversion_citation(parse_conversion(c)); },
       py::arg("conversion"));
-
   py::class_<RdpCurve>(m, "RdpCurve", "α ↦ ε_α of one release on its open range (1, alpha_max).")
       .def(
           "__call__", [](const RdpCurve& c, const py::object& a) { return vectorise(a, c); },
           py::arg("alpha"))
       .def_property_readonly("alpha_max", &RdpCurve::alpha_max)
       .def_property_readonly("description", &RdpCurve::description);
+}
 
+// GpMechanism (a mechanism as data) and its ResolvedBounds.
+void bind_mechanism(py::module_& m) {
   py::class_<ResolvedBounds>(m, "ResolvedBounds", "The numbers the bound uses and their sources.")
       .def_readonly("kappa", &ResolvedBounds::kappa)
       .def_readonly("Vn", &ResolvedBounds::Vn)
@@ -109,7 +110,6 @@ void bind_privacy(py::module_& m) {
       .def_readonly("Vn_source", &ResolvedBounds::Vn_source)
       .def_readonly("Delta_source", &ResolvedBounds::Delta_source)
       .def_readonly("theorem", &ResolvedBounds::theorem);
-
   py::class_<GpMechanism>(
       m, "GpMechanism",
       "One posterior-sampling release described as data (dp_accounting's "
@@ -136,7 +136,10 @@ void bind_privacy(py::module_& m) {
       .def_property_readonly("alpha_max",
                              [](const GpMechanism& g) { return resolve_bounds(g).alpha_max; })
       .def("__repr__", &mechanism_repr);
+}
 
+// Guarantee and Accountant: composition and (ε, δ) conversion.
+void bind_accountant(py::module_& m) {
   py::class_<Guarantee>(m, "Guarantee", "An (ε, δ) statement with the optimal order α*.")
       .def_readonly("epsilon", &Guarantee::epsilon)
       .def_readonly("delta", &Guarantee::delta)
@@ -156,14 +159,12 @@ void bind_privacy(py::module_& m) {
                ", alpha=" + std::string(py::str(py::float_(g.alpha))) +
                ", conversion=" + to_string(g.conversion) + ")";
       });
-
   py::class_<Accountant>(m, "Accountant",
                          "Composes releases in RDP (Mironov 2017 Prop. 1) and converts to (ε, δ).")
       .def(py::init<>())
       .def(
           "compose",
           [](Accountant& a, const GpMechanism& g, long count) -> Accountant& {
-            if (count < 1) throw py::value_error("count must be ≥ 1, got " + std::to_string(count));
             return a.add(rdp_curve(g), count);
           },
           py::arg("mechanism"), py::arg("count") = 1, py::return_value_policy::reference_internal,
@@ -171,7 +172,6 @@ void bind_privacy(py::module_& m) {
       .def(
           "compose",
           [](Accountant& a, const RdpCurve& c, long count) -> Accountant& {
-            if (count < 1) throw py::value_error("count must be ≥ 1, got " + std::to_string(count));
             return a.add(c, count);
           },
           py::arg("curve"), py::arg("count") = 1, py::return_value_policy::reference_internal)
@@ -208,7 +208,10 @@ void bind_privacy(py::module_& m) {
           },
           py::arg("target_epsilon"), py::arg("conversion") = "mironov")
       .def_property_readonly("description", &Accountant::description);
+}
 
+// Calibration: solving r or η for a target ε.
+void bind_calibration(py::module_& m) {
   py::class_<Calibration>(m, "Calibration")
       .def_property_readonly("parameter",
                              [](const Calibration& c) { return to_string(c.parameter); })
@@ -222,7 +225,6 @@ void bind_privacy(py::module_& m) {
                std::string(py::str(py::float_(c.value))) +
                ", epsilon=" + std::string(py::str(py::float_(c.achieved.epsilon))) + ")";
       });
-
   m.def(
       "account",
       [](const GpMechanism& g, long draws, double delta, const std::string& c) {
@@ -241,6 +243,15 @@ void bind_privacy(py::module_& m) {
       py::arg("delta"), py::arg("draws") = 1, py::arg("conversion") = "mironov",
       "The smallest r / eta / sigma, or the largest number of draws, meeting (epsilon, delta); "
       "raises PrivacyError when infeasible.");
+}
+
+}  // namespace
+
+void bind_privacy(py::module_& m) {
+  bind_rdp_maps(m);
+  bind_mechanism(m);
+  bind_accountant(m);
+  bind_calibration(m);
 }
 
 }  // namespace gpdp::python

@@ -1,5 +1,5 @@
 // gpdp._core.release: `gpdp release` / `gpdp query` as library calls (secure RNG, ledger, atomic
-// outputs). The input description is the same JSON object as the CLI's --input file.
+// outputs). The input description is the same JSON object as the CLI's --config file.
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -100,7 +100,7 @@ void bind_release(py::module_& m) {
       py::arg("ledger") = "", py::arg("budget") = py::none(), py::arg("insecure_seed") = py::none(),
       "A certified release (the `gpdp release` command): validates, accounts (optionally "
       "calibrating r or eta to target_epsilon), draws with the secure RNG, records the ledger, "
-      "then writes out_dir atomically. input: the --input JSON object, e.g. "
+      "then writes out_dir atomically. input: the --config JSON object, e.g. "
       "{'x': ['x1'], 'y': 'y', 'domain': '0:1', 'M_Y': 1}. Returns summary, certificate, files.");
 }
 

@@ -1,8 +1,14 @@
 // gpdp._core: the compiled part of the Python package (see python/gpdp/__init__.py).
-// Library errors become Python exceptions with the C++ message:
-//   gpdp::InputError -> gpdp.InputError (a ValueError), gpdp::PrivacyError -> gpdp.PrivacyError,
-//   gpdp::NumericalError -> gpdp.NumericalError (an ArithmeticError), other gpdp::Error ->
-//   gpdp.Error.
+// Every exception that leaves the library becomes one of these Python exceptions, with the C++
+// message as its text (docs/python.md, "Errors"):
+//   gpdp::InputError     -> gpdp.InputError (also a ValueError)
+//   gpdp::PrivacyError   -> gpdp.PrivacyError
+//   gpdp::NumericalError -> gpdp.NumericalError (also an ArithmeticError)
+//   any other gpdp::Error, and any other std::exception from the library -> gpdp.Error
+//   std::bad_alloc       -> MemoryError
+// All four gpdp classes derive from gpdp.Error (a RuntimeError). Arguments that cannot be converted
+// (a wrong dtype or a wrong number of array dimensions) raise TypeError / ValueError in the
+// bindings before the library is called; every other check is the library's own.
 #include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 
@@ -42,6 +48,14 @@ del _c
     } catch (const gpdp::NumericalError& e) {
       PyErr_SetString(mod.attr("NumericalError").ptr(), e.what());
     } catch (const gpdp::Error& e) {
+      PyErr_SetString(mod.attr("Error").ptr(), e.what());
+    } catch (const py::builtin_exception&) {
+      throw;  // TypeError, ValueError, ... raised by the bindings themselves
+    } catch (const py::error_already_set&) {
+      throw;  // a Python exception passing through (e.g. from a progress callback)
+    } catch (const std::bad_alloc&) {
+      throw;  // MemoryError
+    } catch (const std::exception& e) {
       PyErr_SetString(mod.attr("Error").ptr(), e.what());
     }
   });

@@ -71,15 +71,21 @@ def test_input_errors_are_clear(data_2d):
         gpdp.Posterior(k, X.astype(np.int64), y, r=1.0)
     with pytest.raises(TypeError, match="y must be a float64 array, got dtype float32"):
         gpdp.Posterior(k, X, y.astype(np.float32), r=1.0)
-    with pytest.raises(ValueError, match="y must have length 60, got 59"):
+    # Shapes that convert are checked by the library itself (gpdp.InputError, also a ValueError).
+    with pytest.raises(gpdp.InputError, match="60 covariate rows but 59 responses"):
         gpdp.Posterior(k, X, y[:-1], r=1.0)
     with pytest.raises(ValueError, match="y must be 1-D, got 2-D"):
         gpdp.Posterior(k, X, y[:, None], r=1.0)
     with pytest.raises(ValueError, match="X must be 2-D .* got 3-D"):
         gpdp.Posterior(k, X[:, :, None], y, r=1.0)
     post = gpdp.Posterior(k, X, y, r=1.0)
-    with pytest.raises(ValueError, match="xs has 3 column.* d = 2"):
-        post.mean(np.zeros((4, 3)))
+    for query in (post.mean, post.variance, post.covariance, post.sample_path()):
+        with pytest.raises(gpdp.InputError, match=r"3 coordinate\(s\) but the data have 2"):
+            query(np.zeros((4, 3)))
+    with pytest.raises(gpdp.InputError, match="3 coordinate"):
+        post.sample(np.zeros((4, 3)), rng=gpdp.SeededRng(1))
+    with pytest.raises(gpdp.InputError, match="1 coordinate"):
+        post.sample(gpdp.Grid("0:1:5"), rng=gpdp.SeededRng(1))
     with pytest.raises(TypeError, match="rng must be a gpdp.SeededRng"):
         post.sample(X[:3], rng=np.random.default_rng(1))
     # Library errors: gpdp.InputError is a ValueError carrying the C++ message.
@@ -88,8 +94,25 @@ def test_input_errors_are_clear(data_2d):
     assert isinstance(info.value, ValueError) and "r" in str(info.value)
     with pytest.raises(gpdp.InputError, match="expected auto, dense"):
         post.sample(X[:3], method="fastest", rng=gpdp.SeededRng(1))
-    with pytest.raises(ValueError, match="n_draws must be ≥ 1"):
+    with pytest.raises(gpdp.InputError, match="number of draws must be ≥ 1"):
         post.sample(X[:3], n_draws=0, rng=gpdp.SeededRng(1))
+
+
+def test_library_errors_are_one_hierarchy():
+    # docs/python.md "Errors": every library exception is a gpdp.Error (a RuntimeError); the three
+    # kinds are also the matching built-in exceptions.
+    assert issubclass(gpdp.Error, RuntimeError)
+    for kind in (gpdp.InputError, gpdp.PrivacyError, gpdp.NumericalError):
+        assert issubclass(kind, gpdp.Error) and kind.__module__ == "gpdp"
+    assert issubclass(gpdp.InputError, ValueError)
+    assert issubclass(gpdp.NumericalError, ArithmeticError)
+    with pytest.raises(gpdp.InputError, match="width"):
+        gpdp.experiments.hexbin(np.zeros((3, 2)), np.zeros(3), box=gpdp.Box.parse("0:1,0:1"), width=0.0)
+    with pytest.raises(gpdp.InputError, match="releases must be ≥ 1"):
+        gpdp.privacy.Accountant().compose(
+            gpdp.privacy.GpMechanism(kernel=gpdp.Kernel.exponential(0.5), n=10, r=1.0), count=0)
+    with pytest.raises(gpdp.InputError, match="nothing to account"):
+        gpdp.privacy.Accountant().get_epsilon(0.01)
 
 
 def test_layouts_give_identical_results(data_2d):
