@@ -9,6 +9,15 @@
 
 namespace gpdp {
 
+double GridAxis::step() const {
+  return count > 1 ? (hi - lo) / static_cast<double>(count - 1) : 0.0;
+}
+
+double GridAxis::at(long i) const {
+  if (count <= 1) return lo;
+  return i == count - 1 ? hi : lo + static_cast<double>(i) * step();
+}
+
 Grid::Grid(std::vector<GridAxis> axes) : axes_(std::move(axes)) {
   require(!axes_.empty(), "grid: needs at least one axis");
   for (const auto& a : axes_) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "gpdp/domain.hpp"
 #include "gpdp/error.hpp"
@@ -52,6 +53,23 @@ TEST(Grid, ParsesAndOrdersFirstAxisFastest) {
   EXPECT_DOUBLE_EQ(p(3, 1), 20.0);
   EXPECT_THROW(Grid::parse("0:1"), InputError);
   EXPECT_THROW(Grid::parse("1:0:5"), InputError);
+}
+
+TEST(Grid, BothEndsAreExactlyTheDeclaredValues) {
+  // lo + (count − 1)·step rounds below hi for these (0.9999999999999999, 0.6363636363636362,
+  // 55.00000000000001); the last node is hi itself.
+  for (const auto& [text, lo, hi] :
+       {std::tuple{"0:1:1000000", 0.0, 1.0},
+        std::tuple{"0:0.6363636363636364:41", 0.0, 35.0 / 55.0}, std::tuple{"0:55:40", 0.0, 55.0},
+        std::tuple{"-3.7:1e-3:7", -3.7, 1e-3}}) {
+    const auto axis = Grid::parse(text).axes()[0];
+    EXPECT_EQ(axis.at(0), lo) << text;
+    EXPECT_EQ(axis.at(axis.count - 1), hi) << text;
+    EXPECT_LT(axis.at(axis.count - 2), hi) << text;
+  }
+  const auto p = Grid::parse("0:1:1000000,2:3:2").points();
+  EXPECT_EQ(p(999999, 0), 1.0);
+  EXPECT_EQ(p(p.rows() - 1, 1), 3.0);
 }
 
 TEST(Box, ParseAndDiameter) {

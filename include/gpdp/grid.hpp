@@ -10,9 +10,12 @@ namespace gpdp {
 struct GridAxis {
   double lo;
   double hi;
-  long count;  // >= 1; points lo + i (hi - lo)/(count - 1)
-  double step() const { return count > 1 ? (hi - lo) / static_cast<double>(count - 1) : 0.0; }
-  double at(long i) const { return count > 1 ? lo + static_cast<double>(i) * step() : lo; }
+  long count;  // >= 1
+  // (hi − lo)/(count − 1); 0 for a single point.
+  double step() const;
+  // Node i = 0 .. count − 1: lo + i · step, except that the last node is exactly hi (both ends are
+  // the declared values whatever the rounding of i · step: 0:1:1000000 ends at 1, not 1 − 1e-16).
+  double at(long i) const;
 };
 
 class Grid {
