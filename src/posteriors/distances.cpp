@@ -1,13 +1,14 @@
 #include "gpdp/posteriors/distances.hpp"
 
+#include <fmt/format.h>
+
 #include "gpdp/error.hpp"
 
 namespace gpdp {
 
 PairwiseDistances::PairwiseDistances(const Points& X, const Points& xs) {
   require(xs.cols() == X.cols(),
-          "pairwise distances: evaluation points and covariates differ in "
-          "dimension");
+          "pairwise distances: evaluation points and covariates differ in dimension");
   auto distances = [&](const Points& a) {
     Eigen::MatrixXd d2 = Eigen::MatrixXd::Zero(a.rows(), X.rows());
     for (Eigen::Index c = 0; c < X.cols(); ++c) {
@@ -19,6 +20,12 @@ PairwiseDistances::PairwiseDistances(const Points& X, const Points& xs) {
   };
   train = distances(X);
   cross = distances(xs);
+}
+
+void PairwiseDistances::check_responses(const Eigen::VectorXd& y, const char* engine) const {
+  require(n() >= 1 && n() == y.size(),
+          fmt::format("{}: need n ≥ 1 covariates and as many responses (got {} and {})", engine,
+                      n(), y.size()));
 }
 
 void PairwiseDistances::kernel_matrices(const Kernel& kernel, Eigen::MatrixXd& gram,

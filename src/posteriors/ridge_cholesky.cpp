@@ -12,8 +12,7 @@ namespace gpdp {
 
 RidgeCholesky::RidgeCholesky(const PairwiseDistances& distances, const Eigen::VectorXd& y)
     : distances_(distances), y_(y) {
-  require(distances.n() >= 1 && distances.n() == y.size(),
-          "ridge Cholesky: need n ≥ 1 covariates and as many responses");
+  distances.check_responses(y, "ridge Cholesky");
 }
 
 void RidgeCholesky::refit(const Kernel& kernel) {

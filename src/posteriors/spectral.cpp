@@ -14,8 +14,7 @@ static_assert(std::is_same_v<lapack_int, int>, "iwork_ holds LAPACK integers as 
 
 SpectralPosterior::SpectralPosterior(const PairwiseDistances& distances, const Eigen::VectorXd& y)
     : distances_(distances), y_(y) {
-  require(distances.n() >= 1 && distances.n() == y.size(),
-          "spectral posterior: need n ≥ 1 covariates and as many responses");
+  distances.check_responses(y, "spectral posterior");
 }
 
 void SpectralPosterior::refit(const Kernel& kernel) {

@@ -77,8 +77,7 @@ void check(lapack_int info, const char* routine) {
 TridiagonalPosterior::TridiagonalPosterior(const PairwiseDistances& distances,
                                            const Eigen::VectorXd& y)
     : distances_(distances), y_(y) {
-  require(distances.n() >= 1 && distances.n() == y.size(),
-          "tridiagonal posterior: need n ≥ 1 covariates and as many responses");
+  distances.check_responses(y, "tridiagonal posterior");
 }
 
 void TridiagonalPosterior::refit(const Kernel& kernel) {

@@ -16,6 +16,8 @@ struct PairwiseDistances {
   void kernel_matrices(const Kernel& kernel, Eigen::MatrixXd& gram,
                        Eigen::MatrixXd& gram_cross) const;
   Eigen::Index n() const { return train.rows(); }
+  // InputError unless y has one response per covariate and n ≥ 1 (`engine` names the caller).
+  void check_responses(const Eigen::VectorXd& y, const char* engine) const;
   Eigen::MatrixXd train;  // n x n
   Eigen::MatrixXd cross;  // m x n
 };
