@@ -218,22 +218,6 @@ TEST(Circulant, ApplyCovarianceIsKTimesV) {
   EXPECT_LT((out - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
 }
 
-// Largest |whitened sample covariance − I| in units of its standard error (1/√N off the diagonal,
-// √(2/N) on it).
-double whitened_covariance_deviation(const Eigen::MatrixXd& draws, const Eigen::MatrixXd& cov) {
-  const Eigen::MatrixXd u = Eigen::LLT<Eigen::MatrixXd>(cov).matrixL().solve(draws);
-  const double n = static_cast<double>(draws.cols());
-  const Eigen::MatrixXd s = u * u.transpose() / n;
-  double worst = 0.0;
-  for (Eigen::Index i = 0; i < s.rows(); ++i) {
-    for (Eigen::Index j = 0; j <= i; ++j) {
-      const double se = i == j ? std::sqrt(2.0 / n) : std::sqrt(1.0 / n);
-      worst = std::max(worst, std::abs(s(i, j) - (i == j ? 1.0 : 0.0)) / se);
-    }
-  }
-  return worst;
-}
-
 void expect_prior_law(const Kernel& k, const Lattice& lat, const EmbeddingChoice& choice,
                       std::uint64_t seed, double scale = 0.0) {
   CirculantEmbedding emb = CirculantEmbedding::build(k, lat, choice);
@@ -253,7 +237,7 @@ void expect_prior_law(const Kernel& k, const Lattice& lat, const EmbeddingChoice
   const auto fit = test::check_gaussian(draws, zero, cov);
   EXPECT_GT(fit.chi2_p, kAlpha) << emb.attempt().describe();
   EXPECT_GT(fit.ks_min_p, kAlpha) << emb.attempt().describe();
-  EXPECT_LT(whitened_covariance_deviation(draws, cov), 5.5) << emb.attempt().describe();
+  EXPECT_LT(test::whitened_covariance_deviation(draws, cov), 5.5) << emb.attempt().describe();
 }
 
 TEST(Circulant, PriorDrawsHaveCovarianceK1D) {
@@ -291,7 +275,7 @@ TEST(Circulant, StatisticalCheckRejectsAWrongCovariance) {
   SeededRng rng(15);
   Eigen::MatrixXd draws(lat.size(), kDraws);
   for (int l = 0; l < kDraws; ++l) emb.draw(rng, draws.col(l).data());
-  EXPECT_GT(whitened_covariance_deviation(draws, k.gram(lattice_points(lat))), 5.5);
+  EXPECT_GT(test::whitened_covariance_deviation(draws, k.gram(lattice_points(lat))), 5.5);
 }
 
 }  // namespace

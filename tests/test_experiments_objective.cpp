@@ -9,17 +9,9 @@
 #include "gpdp/experiments/fields.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/search.hpp"
+#include "support/plume_pair.hpp"
 
 namespace gx = gpdp::experiments;
-
-namespace {
-gx::ExcursionPair plume_pair(std::uint64_t seed, long n, const gpdp::Grid& grid) {
-  gpdp::SeededRng rng(seed);
-  gx::Plume2dSpec spec;
-  spec.n = n;
-  return gx::generate_plume_2d(spec, grid, rng);
-}
-}  // namespace
 
 TEST(ExperimentsExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:15,0:1:15");
@@ -27,7 +19,7 @@ TEST(ExperimentsExcursionObjective, SpectralAndDirectRoutesAgreeIn2d) {
   auto weights = std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid));
   std::vector<gx::ExcursionTask> tasks;
   for (std::uint64_t j = 0; j < 3; ++j) {
-    const auto p = plume_pair(100 + j, 50, grid);
+    const auto p = gpdp::test::plume_pair(100 + j, 50, grid);
     tasks.push_back({p.X, p.y, points, weights, p.truth});
   }
   // ℓ = 0.1 has three r (the hybrid route reduces K once), ℓ = 1 two and ℓ = 4 one (one Cholesky
@@ -68,7 +60,7 @@ TEST(ExperimentsExcursionObjective, KeptAndSpeculativeRidgesNeedNoNewReduction) 
   auto weights = std::make_shared<const Eigen::VectorXd>(gx::trapezoid_weights(grid));
   std::vector<gx::ExcursionTask> tasks;
   for (std::uint64_t j = 0; j < 2; ++j) {
-    const auto p = plume_pair(200 + j, 40, grid);
+    const auto p = gpdp::test::plume_pair(200 + j, 40, grid);
     tasks.push_back({p.X, p.y, points, weights, p.truth});
   }
   const gx::ExcursionObjective keeping(tasks, 0.0, 2, gx::PosteriorRoute::Hybrid);

@@ -16,17 +16,12 @@
 #include "gpdp/posteriors/ridge_cholesky.hpp"
 #include "gpdp/posteriors/spectral.hpp"
 #include "gpdp/posteriors/tridiagonal.hpp"
+#include "support/plume_pair.hpp"
 
 namespace gx = gpdp::experiments;
 using Eigen::VectorXd;
 
 namespace {
-gx::ExcursionPair plume_pair(std::uint64_t seed, long n, const gpdp::Grid& grid) {
-  gpdp::SeededRng rng(seed);
-  gx::Plume2dSpec spec;
-  spec.n = n;
-  return gx::generate_plume_2d(spec, grid, rng);
-}
 
 // One data set (X, y) on points xs, with every engine built on it (the engines reference the
 // data, so it lives here).
@@ -75,7 +70,7 @@ TEST(MultiRidgePosterior, OnePointByHandForEveryEngine) {
 
 TEST(MultiRidgePosterior, EveryEngineMatchesTheCholeskyPosteriorIn2d) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:12,0:1:10");
-  const auto pair = plume_pair(7, 60, grid);
+  const auto pair = gpdp::test::plume_pair(7, 60, grid);
   const Engines data(pair.X, pair.y, grid.points());
   auto engines = data.all();
   for (const double ell : {0.05, 0.5, 5.0}) {
@@ -104,7 +99,7 @@ TEST(MultiRidgePosterior, EveryEngineMatchesTheCholeskyPosteriorIn2d) {
 
 TEST(MultiRidgePosterior, SeveralRidgesAtOnceEqualOneAtATime) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:9,0:1:9");
-  const auto pair = plume_pair(5, 40, grid);
+  const auto pair = gpdp::test::plume_pair(5, 40, grid);
   const Engines data(pair.X, pair.y, grid.points());
   const std::vector<double> ridges{0.05, 0.3, 2.0, 7.0};
   for (auto& [name, engine] : data.all()) {
@@ -127,7 +122,7 @@ TEST(MultiRidgePosterior, SeveralRidgesAtOnceEqualOneAtATime) {
 
 TEST(MultiRidgePosterior, SharedDistancesServeOtherKernels) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:9,0:1:9");
-  const auto pair = plume_pair(11, 30, grid);
+  const auto pair = gpdp::test::plume_pair(11, 30, grid);
   const Engines data(pair.X, pair.y, grid.points());
   for (const auto& k : {gpdp::Kernel::matern32(0.3), gpdp::Kernel::squared_exponential(0.2)}) {
     const gpdp::Posterior dense(k, pair.X, pair.y, {0.5, 1.0});
@@ -162,7 +157,7 @@ TEST(MultiRidgePosterior, EveryEngineMatchesTheMarkovPosteriorIn1d) {
 
 TEST(MultiRidgePosterior, RefusesNonPositiveRidgesMissingFitsAndMismatchedData) {
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:5,0:1:5");
-  const auto pair = plume_pair(1, 10, grid);
+  const auto pair = gpdp::test::plume_pair(1, 10, grid);
   const Engines data(pair.X, pair.y, grid.points());
   for (auto& [name, engine] : data.all()) {
     VectorXd mu, var;
@@ -183,7 +178,7 @@ TEST(MultiRidgePosterior, KernelOfDistancesIsTheKernel) {
   // The one kernel evaluator: matrices from distances agree with Kernel::cross (exponential to a
   // few ulp through the vectorised exp, the others exactly).
   const gpdp::Grid grid = gpdp::Grid::parse("0:1:7,0:1:6");
-  const auto pair = plume_pair(2, 20, grid);
+  const auto pair = gpdp::test::plume_pair(2, 20, grid);
   const gpdp::PairwiseDistances d(pair.X, grid.points());
   for (const auto& k : {gpdp::Kernel::exponential(0.3), gpdp::Kernel::matern52(0.4),
                         gpdp::Kernel::squared_exponential(0.2)}) {

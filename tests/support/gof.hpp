@@ -103,6 +103,23 @@ inline GaussianFit check_gaussian(const Eigen::MatrixXd& values, const Eigen::Ve
   return fit;
 }
 
+// Largest |whitened sample covariance − I| in units of its standard error (1/√N off the diagonal,
+// √(2/N) on it), for centred draws (one per column) and their covariance.
+inline double whitened_covariance_deviation(const Eigen::MatrixXd& centred,
+                                            const Eigen::MatrixXd& cov) {
+  const Eigen::MatrixXd u = Eigen::LLT<Eigen::MatrixXd>(cov).matrixL().solve(centred);
+  const double n = static_cast<double>(centred.cols());
+  const Eigen::MatrixXd s = u * u.transpose() / n;
+  double worst = 0.0;
+  for (Eigen::Index i = 0; i < s.rows(); ++i) {
+    for (Eigen::Index j = 0; j <= i; ++j) {
+      const double se = i == j ? std::sqrt(2.0 / n) : std::sqrt(1.0 / n);
+      worst = std::max(worst, std::abs(s(i, j) - (i == j ? 1.0 : 0.0)) / se);
+    }
+  }
+  return worst;
+}
+
 // The analytic law of f_D + g on xs straight from docs/mathematics.md §1 (explicit inverse; small n
 // only): mean k_X(xs)ᵀ (K + r²I)⁻¹ y, covariance σ² (k(xs,xs) − k_X(xs)ᵀ (K + r²I)⁻¹ k_X(xs)) + η²
 // k(xs,xs).
