@@ -8,8 +8,12 @@ DEMO_OUT   ?= demo-out
 PYTHON     ?= python3
 VENV       ?= .venv
 PY_DEPS    := scikit-build-core pybind11 pytest numpy matplotlib scipy scikit-learn xarray
+# The formatter the tree is pinned to: Debian's clang-format 14 (scripts/setup installs it).
+CLANG_FORMAT ?= clang-format-14
+SAN_BUILD  ?= build-asan
+CXX_FILES   = $$(git ls-files '*.cpp' '*.hpp')
 
-.PHONY: all setup configure build build-cli test test-slow python python-test demo bench fuzz clean format
+.PHONY: all setup configure build build-cli test test-slow test-sanitize python python-test demo bench fuzz clean format format-check
 
 all: build
 
@@ -46,6 +50,15 @@ python-test: python
 test-slow: build
 	ctest --test-dir $(BUILD) -L slow --output-on-failure
 
+# The default test suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build
+# folder (-O1, GPDP_SANITIZE in CMakeLists.txt; no benchmarks, no Python). Any report fails the test.
+test-sanitize: setup
+	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPDP_SANITIZE=ON \
+	  -DGPDP_BUILD_BENCH=OFF -DGPDP_WERROR=$(WERROR) >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(SAN_BUILD) -LE slow --output-on-failure -j $(JOBS)
+
 demo: build-cli
 	@scripts/demo $(CLI) $(DEMO_OUT)
 
@@ -53,7 +66,14 @@ bench: build
 	@scripts/bench $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(DEMO_OUT) build-python
+	rm -rf $(BUILD) $(SAN_BUILD) $(DEMO_OUT) build-python
 
-format:
-	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+# `make format` rewrites every tracked C/C++ file; `make format-check` (CI) fails on any difference.
+format: setup
+	$(CLANG_FORMAT) -i $(CXX_FILES)
+
+format-check: setup
+	@$(CLANG_FORMAT) --version | grep -q ' version 14\.' || \
+	  { echo "format-check: $(CLANG_FORMAT) is not clang-format 14 (Debian clang-format-14)" >&2; exit 1; }
+	@$(CLANG_FORMAT) --dry-run --Werror $(CXX_FILES)
+	@echo "format-check: $$(git ls-files '*.cpp' '*.hpp' | wc -l) files match .clang-format ($(CLANG_FORMAT))"
