@@ -23,7 +23,8 @@ void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size) {
          "--sensitivity", o.sensitivity,
          "Mean-sensitivity lemma: b1 (generic), b1-sharp (generic, Lemma S.1: sharper; not the "
          "default), b4 (constant kernel), b5 (diagonal kernel), "
-         "b7 (exponential kernel in 1-D only; refused in d ≥ 2, where it is false), b8 (RKHS responses, needs --rkhs-norm)")
+         "b7 (exponential kernel in 1-D only; refused in d ≥ 2, where it is false), b8 (RKHS "
+         "responses, needs --rkhs-norm)")
       ->capture_default_str();
   app->add_option("--rkhs-norm", o.rkhs_norm, "B ≥ ‖f*‖_H for --sensitivity b8");
   app->add_option("--Vn", o.Vn, "A proven upper bound on V_n(r) (default: V̄_n, Proposition 3)");
