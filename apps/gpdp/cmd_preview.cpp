@@ -4,7 +4,6 @@
 // the private file is never opened, and no budget is spent.
 #include <fmt/format.h>
 
-#include <cmath>
 #include <filesystem>
 #include <memory>
 
@@ -12,7 +11,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/io/atomic_file.hpp"
-#include "gpdp/io/points_file.hpp"
+#include "gpdp/io/mask.hpp"
 #include "gpdp/preview/preview.hpp"
 #include "gpdp/preview/report.hpp"
 #include "gpdp/release/input.hpp"
@@ -51,31 +50,6 @@ struct PreviewFlags {
   bool quiet = false;
 };
 
-// Grid cells within half a step (per axis) of some mask point (as gpdp release --mask).
-std::vector<Eigen::Index> masked_cells(const Grid& grid, const std::string& mask_file,
-                                       const std::vector<std::string>& names) {
-  require(grid.dim() == 2, "--mask needs a 2-D grid (--grid2d)");
-  const Eigen::MatrixXd m = io::read_points_file(mask_file, names).points;
-  const auto& ax = grid.axes();
-  std::vector<char> keep(static_cast<std::size_t>(grid.size()), 0);
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    long idx[2];
-    bool inside = true;
-    for (int a = 0; a < 2; ++a) {
-      const double step = ax[a].step() > 0 ? ax[a].step() : 1.0;
-      idx[a] = std::lround((m(i, a) - ax[a].lo) / step);
-      inside = inside && idx[a] >= 0 && idx[a] < ax[a].count &&
-               std::abs(m(i, a) - ax[a].at(idx[a])) <= step / 2;
-    }
-    if (inside) keep[static_cast<std::size_t>(idx[0] + idx[1] * ax[0].count)] = 1;
-  }
-  std::vector<Eigen::Index> cells;
-  for (std::size_t c = 0; c < keep.size(); ++c)
-    if (keep[c]) cells.push_back(static_cast<Eigen::Index>(c));
-  require(!cells.empty(), fmt::format("{}: no mask point falls on the grid", mask_file));
-  return cells;
-}
-
 preview::EvaluationPoints evaluation(const PreviewFlags& f, const release::InputSpec& spec) {
   const int dim = spec.domain->dim();
   std::vector<std::string> names = spec.x_columns;
@@ -87,7 +61,7 @@ preview::EvaluationPoints evaluation(const PreviewFlags& f, const release::Input
   e.grid = q.grid;
   if (!f.mask.empty()) {
     require(q.grid.has_value(), "--mask applies to --grid2d only");
-    e.cells = masked_cells(*q.grid, f.mask, names);
+    e.cells = io::read_mask_cells(*q.grid, f.mask, names);
     Points kept(static_cast<Eigen::Index>(e.cells.size()), dim);
     for (std::size_t i = 0; i < e.cells.size(); ++i)
       kept.row(static_cast<Eigen::Index>(i)) = q.points.row(e.cells[i]);
