@@ -35,8 +35,9 @@ test: build
 	@$(MAKE) --no-print-directory python-test
 
 # The Python package: a virtualenv (.venv) with the build and test dependencies from PyPI, the
-# package built by scikit-build-core in build-python/ (incremental, ccache), then pytest.
-$(VENV)/.deps: pyproject.toml
+# package built by scikit-build-core in build-python/ (incremental, ccache), then pytest. The
+# dependencies are reinstalled when PY_DEPS (this Makefile) or pyproject.toml changes.
+$(VENV)/.deps: pyproject.toml Makefile
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q $(PY_DEPS)
 	@touch $@
