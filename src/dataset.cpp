@@ -19,8 +19,8 @@ Dataset load_dataset(const std::string& path, std::vector<std::string> covariate
       covariates.push_back(name);
     }
     if (covariates.empty()) {
-      throw InputError(
-          fmt::format("{}: no covariate columns x1, x2, ... (name them with --x)", path));
+      throw ParameterError(
+          {"x"}, fmt::format("{}: no covariate columns x1, x2, ... (name them with x)", path));
     }
   }
   if (table.rows.empty()) throw InputError(fmt::format("{}: no data rows after the header", path));

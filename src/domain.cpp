@@ -29,12 +29,13 @@ Box Box::parse(const std::string& text) {
   std::string part;
   while (std::getline(ss, part, ',')) {
     const auto colon = part.find(':');
-    require(colon != std::string::npos,
-            fmt::format("--domain '{}': each dimension must be lo:hi, got '{}'", text, part));
-    lo.push_back(io::parse_double(part.substr(0, colon), "--domain lower bound"));
-    hi.push_back(io::parse_double(part.substr(colon + 1), "--domain upper bound"));
+    require_parameter(
+        colon != std::string::npos, "domain",
+        fmt::format("domain '{}': each dimension must be lo:hi, got '{}'", text, part));
+    lo.push_back(io::parse_double(part.substr(0, colon), "domain lower bound"));
+    hi.push_back(io::parse_double(part.substr(colon + 1), "domain upper bound"));
   }
-  require(!lo.empty(), fmt::format("--domain '{}' is empty", text));
+  require_parameter(!lo.empty(), "domain", fmt::format("domain '{}' is empty", text));
   return Box(Eigen::Map<Eigen::VectorXd>(lo.data(), static_cast<Eigen::Index>(lo.size())),
              Eigen::Map<Eigen::VectorXd>(hi.data(), static_cast<Eigen::Index>(hi.size())));
 }

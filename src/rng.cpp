@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <numbers>
@@ -96,5 +97,19 @@ std::uint64_t SecureRng::next_u64() {
 }
 
 std::string SecureRng::description() const { return "secure (libsodium randombytes, OS entropy)"; }
+
+std::unique_ptr<Rng> make_rng(const std::optional<std::uint64_t>& insecure_seed) {
+  if (insecure_seed) return std::make_unique<SeededRng>(*insecure_seed);
+  return std::make_unique<SecureRng>();
+}
+
+std::string random_hex_id() {
+  if (sodium_init() < 0) throw Error("libsodium could not be initialised");
+  std::array<unsigned char, 16> id{};
+  randombytes_buf(id.data(), id.size());
+  std::array<char, 33> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), id.data(), id.size());
+  return std::string(hex.data(), 32);
+}
 
 }  // namespace gpdp

@@ -33,8 +33,10 @@ Eigen::MatrixXd path_cov(const Posterior& post, double eta, const Points& a, con
 
 }  // namespace
 
-SamplePath::SamplePath(Posterior posterior, double eta)
-    : SamplePath(std::move(posterior), eta, Points(0, 0), Eigen::VectorXd(0)) {}
+SamplePath::SamplePath(Posterior posterior, double eta, SamplerMethod method)
+    : SamplePath(std::move(posterior), eta, Points(0, 0), Eigen::VectorXd(0)) {
+  method_ = method;
+}
 
 SamplePath::SamplePath(Posterior posterior, double eta, Points points, Eigen::VectorXd values)
     : posterior_(std::move(posterior)), eta_(eta), points_(0, posterior_.dim()), values_(0) {
@@ -112,7 +114,7 @@ Eigen::VectorXd SamplePath::evaluate_impl(const Points& xs, const Grid* grid, Rn
 // Lazy evaluation (docs/mathematics.md §1): the new values are drawn from the law of the path on
 // `fresh` conditioned on its answered values, f(F) | f(P) = v.
 Eigen::VectorXd SamplePath::draw_new(const Points& fresh, const Grid* grid, Rng& rng) {
-  const SampleOptions options{SamplerMethod::Auto, eta_};
+  const SampleOptions options{method_, eta_};
   if (points_.rows() == 0) {
     const Draws d = grid ? sample(posterior_, *grid, 1, rng, options)
                          : sample(posterior_, fresh, 1, rng, options);

@@ -16,6 +16,16 @@ namespace {
 // factorisation costs less than the pathwise sampler's O(n³ + n m + m log m) set-up).
 constexpr long kPathwiseAutoMinPoints = 1024;
 
+// The markov sampler draws exactly only for the 1-D exponential kernel (Ornstein-Uhlenbeck).
+void check_markov(const Posterior& posterior) {
+  if (!markov_applicable(posterior)) {
+    throw ParameterError(
+        {"sampler"},
+        fmt::format("sampler markov needs the exponential kernel in 1-D (got {} in {}-D)",
+                    posterior.kernel().name(), posterior.dim()));
+  }
+}
+
 void check_common(const Posterior& posterior, const Points& xs, int draws,
                   const SampleOptions& options) {
   require(draws >= 1, fmt::format("the number of draws must be ≥ 1, got {}", draws));
@@ -60,10 +70,12 @@ Draws sample(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
     case SamplerMethod::Dense:
       return sample_dense(posterior, xs, draws, rng, options.eta);
     case SamplerMethod::Markov:
+      check_markov(posterior);
       return sample_markov(posterior, xs, draws, rng, options.eta);
     case SamplerMethod::Pathwise:
-      throw InputError(
-          "the pathwise sampler needs a regular grid (--grid / --grid2d), not a list of points");
+      throw ParameterError({"sampler"},
+                           "sampler pathwise needs the points of a whole regular grid (no mask), "
+                           "not a list of points");
   }
   throw InputError("unknown sampling method");
 }
@@ -88,11 +100,13 @@ Draws sample(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
     case SamplerMethod::Dense:
       return sample_dense(posterior, xs, draws, rng, options.eta);
     case SamplerMethod::Markov:
+      check_markov(posterior);
       return sample_markov(posterior, xs, draws, rng, options.eta);
     case SamplerMethod::Pathwise: {
       const std::string why_not = pathwise_unavailable_reason(posterior, grid, options.eta);
       if (!why_not.empty()) {
-        throw InputError(fmt::format("the pathwise sampler cannot draw exactly here: {}", why_not));
+        throw ParameterError({"sampler"},
+                             fmt::format("sampler pathwise cannot draw exactly here: {}", why_not));
       }
       return sample_pathwise(posterior, grid, draws, rng, options.eta);
     }

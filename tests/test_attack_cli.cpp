@@ -1,4 +1,5 @@
 // gpdp attack / gpdp reproduce fig* from the command line: JSON keys, errors, outputs.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -28,6 +29,34 @@ TEST(AttackCli, JsonHasTheDocumentedKeys) {
   EXPECT_GT(j["epsilon"].get<double>(), 0.0);
   EXPECT_LT(j["epsilon"].get<double>(), 10.0);
   EXPECT_EQ(j["seeds"].get<int>(), 2);
+}
+
+// The attack-risk numbers of `gpdp account` (and of every certificate) bound every membership
+// test: the empirical TPR of the LiRA attack of `gpdp attack` on the same release never exceeds
+// them. Same settings: the attack's release is n = 10 points in [0, 1], exponential kernel ℓ = 1,
+// M_Y = 1, Lemma B.7, δ = 0.05, Mironov conversion (its defaults), and its JSON carries the same
+// risk numbers as `gpdp account`.
+TEST(AttackCli, EmpiricalLiraTprNeverExceedsTheRiskBound) {
+  for (const std::string release : {"--r 3 --sigma 1 --draws 2", "--r 1 --sigma 2 --draws 1"}) {
+    const auto attack =
+        run_cli("attack " + release + " --n 10 --shadow 2000 --eval 4000 --seeds 2 --json --quiet");
+    ASSERT_EQ(attack.exit_code, 0) << attack.err;
+    const auto account = run_cli(
+        "account --kernel exp --ell 1 --n 10 --sensitivity b7 "
+        "--delta 0.05 --conversion mironov --json " +
+        release);
+    ASSERT_EQ(account.exit_code, 0) << account.err;
+    const auto a = nlohmann::json::parse(attack.out);
+    const auto bound = nlohmann::json::parse(account.out)["risk"]["tpr_at_fpr"];
+    EXPECT_EQ(a["risk"]["tpr_at_fpr"], bound) << release;
+    for (const char* level : {"0.1", "0.01", "0.001"}) {
+      EXPECT_LE(a["tpr_at_fpr"][level].get<double>(), bound[level].get<double>())
+          << release << " at FPR " << level;
+      RecordProperty(release + " FPR " + level,
+                     fmt::format("attack {:.4f} <= bound {:.4f}",
+                                 a["tpr_at_fpr"][level].get<double>(), bound[level].get<double>()));
+    }
+  }
 }
 
 TEST(AttackCli, SameSeedSameOutput) {

@@ -15,15 +15,15 @@ using namespace gpdp::privacy;
 TEST(CliAccount, JsonKeysAndValues) {
   const auto r = run_cli(
       "account --kernel exp1d --ell 1 --n 100 --r 0.5 --sigma 1 --sensitivity b7 --draws 1 "
-      "--delta 0.005 --json");
+      "--delta 0.005 --conversion mironov --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   std::set<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.insert(k);
   const std::set<std::string> expected = {
-      "epsilon", "delta",    "alpha", "rdp",        "Vn",
-      "Delta_n", "kappa",    "tau",   "conversion", "sensitivity_lemma",
-      "draws",   "mechanism"};
+      "epsilon", "delta",     "alpha", "rdp",        "Vn",
+      "Delta_n", "kappa",     "tau",   "conversion", "sensitivity_lemma",
+      "draws",   "mechanism", "risk"};
   EXPECT_EQ(keys, expected);
   // Golden row: exp1d, b7, n = 100, ℓ = 1, r = 0.5, σ = 1, L = 1, δ = 0.005 → ε =
   // 114.96155002299261.
@@ -33,6 +33,16 @@ TEST(CliAccount, JsonKeysAndValues) {
   EXPECT_EQ(j["sensitivity_lemma"], "b7");
   EXPECT_EQ(j["draws"], 1);
   EXPECT_NEAR(j["kappa"].get<double>(), std::exp(-1.0), 1e-15);
+  // ε ≈ 115: no test is ruled out at FPR 0.1 by (ε, δ); the RDP region still bounds the TPR.
+  for (const char* fpr : {"0.001", "0.01", "0.1"}) {
+    const double tpr = j["risk"]["tpr_at_fpr"][fpr].get<double>();
+    EXPECT_GE(tpr, std::stod(fpr));
+    EXPECT_LE(tpr, 1.0);
+    EXPECT_DOUBLE_EQ(tpr, std::min(j["risk"]["tpr_rdp_region"][fpr].get<double>(),
+                                   j["risk"]["tpr_epsilon_delta"][fpr].get<double>()));
+  }
+  EXPECT_NE(j["risk"]["summary"].get<std::string>().find("an attacker at 1 % false positives"),
+            std::string::npos);
   // σ = inf and --kappa override, CKS.
   const auto inf = run_cli(
       "account --kernel se --ell 0.3 --n 10 --r 1 --sigma inf --kappa 0 --draws 3 --delta 1e-5 "
@@ -48,7 +58,8 @@ TEST(CliAccount, JsonKeysAndValues) {
   ASSERT_EQ(h.exit_code, 0) << h.err;
   EXPECT_NE(h.out.find("Lemma B.1"), std::string::npos);
   EXPECT_NE(h.out.find("Theorem 3.1"), std::string::npos);
-  EXPECT_NE(h.out.find("Mironov"), std::string::npos);
+  EXPECT_NE(h.out.find("conversion cks: Canonne"), std::string::npos);  // the one default
+  EXPECT_NE(h.out.find("risk     an attacker at 1 % false positives"), std::string::npos);
 }
 
 TEST(CliAccount, BadParametersFailWithOneLine) {

@@ -42,7 +42,7 @@ const Grid kGrid({{178460, 181540, 12}, {329620, 333740, 15}});
 const std::string kRelease =
     "release --x x,y --y v --domain 178440:181560,329600:333760 --kernel exp --ell 300 --sigma 1 "
     "--r 2 --grid2d 178460:181540:12,329620:333740:15 --threshold 0 --delta 1e-3 "
-    "--insecure-seed 4 ";
+    "--insecure-seed 4 --dataset gis ";
 
 TEST(CliGis, ProjectedCrsMapTifAndRfc7946GeoJson) {
   test::TempDir dir;
@@ -131,7 +131,7 @@ TEST(CliGis, GeographicCrsIsModelledInTheUtmZoneOfTheDomainAndQueriesTransform) 
       "release --data " + dir.file("ll.csv") +
       " --x lon,lat --y v --domain 5.70:5.80,50.94:51.00 --crs EPSG:4326 --kernel exp --ell 300 "
       "--sigma 1 --r 2 --grid2d 5.71:5.79:9,50.95:50.99:5 --threshold 0 --delta 1e-3 "
-      "--insecure-seed 4 --ledger " +
+      "--insecure-seed 4 --dataset gis-lonlat --ledger " +
       dir.file("l.sqlite") + " ";
   const auto r =
       test::run_cli(base + "--keep-path " + dir.file("p.gpdp") + " --out " + dir.file("out"));
@@ -178,7 +178,8 @@ TEST(CliGis, BadCrsIsAClearErrorWithNothingWrittenOrRecorded) {
   const auto r = test::run_cli(
       "release --data " + dir.file("bad.csv") +
       " --x lon,lat --y v --domain 5:6,89:95 --crs "
-      "EPSG:4326 --ell 300 --grid2d 5:6:3,89:90:3 --threshold 0 --delta 1e-3 --ledger " +
+      "EPSG:4326 --ell 300 --grid2d 5:6:3,89:90:3 --threshold 0 --delta 1e-3 --dataset polar "
+      "--ledger " +
       dir.file("l.sqlite") + " --out " + dir.file("out"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(r.err.empty());

@@ -1,11 +1,15 @@
-// The privacy-budget ledger: composition against a fixed budget, refusal without side effects,
-// durability across processes, serialised concurrent spending, and corrupted files.
+// The privacy-budget ledger: datasets by name and record fingerprint, composition of replayable
+// privacy records under a Rényi filter, refusal without side effects, overlap refusal and its
+// override, the key beside the ledger, migration of schema-1 ledgers, durability across processes,
+// serialised concurrent spending, and corrupted files.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <numeric>
+#include <cmath>
+#include <filesystem>
 
 #include "gpdp/error.hpp"
 #include "gpdp/release/ledger.hpp"
@@ -14,17 +18,30 @@
 namespace gpdp::release {
 namespace {
 
-// A stand-in composition: ε adds (basic composition); the ledger itself never interprets it.
-double basic_composition(const std::vector<LedgerEntry>& entries, double) {
-  return std::accumulate(entries.begin(), entries.end(), 0.0,
-                         [](double s, const LedgerEntry& e) { return s + e.epsilon; });
+// A Gaussian-mechanism event (user V_n = 0, Δ_n = μσ): ε_α = α μ²/2 per draw.
+privacy::GpMechanism gaussian(double mu) {
+  privacy::GpMechanism m;
+  m.kernel = Kernel::exponential(1.0);
+  m.n = 10;
+  m.r = 1.0;
+  m.sigma = 1.0;
+  m.lemma = privacy::SensitivityLemma::User;
+  m.user_Vn = 0.0;
+  m.user_Delta_n = mu;
+  return m;
 }
 
-LedgerEntry entry(const std::string& hash, double eps) {
+nlohmann::json record_of(double mu) {
+  privacy::Accountant a;
+  a.add(gaussian(mu), 1);
+  return a.record();
+}
+
+LedgerEntry entry(const std::string& dataset, double mu) {
   LedgerEntry e;
-  e.dataset_sha256 = hash;
-  e.mechanism = {{"kind", "test"}, {"count", 1}};
-  e.epsilon = eps;
+  e.dataset = dataset;
+  e.record = record_of(mu);
+  e.epsilon = 0.5;
   e.delta = 1e-5;
   e.conversion = "cks";
   e.parameters = {{"r", 2.0}};
@@ -32,33 +49,159 @@ LedgerEntry entry(const std::string& hash, double eps) {
   return e;
 }
 
-TEST(Ledger, ComposesAgainstBudgetAndRefusesWithoutWriting) {
+// Records (x, y) = (i·step + offset, i); `order` reverses them.
+DatasetIdentity identity(Ledger& ledger, const std::string& name, int first, int count,
+                         bool reversed = false) {
+  Eigen::MatrixXd X(count, 1);
+  Eigen::VectorXd y(count);
+  for (int i = 0; i < count; ++i) {
+    const int k = reversed ? first + count - 1 - i : first + i;
+    X(i, 0) = 0.01 * k;
+    y(i) = k;
+  }
+  return {name, fingerprint(X, y, ledger.key()), false};
+}
+
+// Budget ε = 2 at δ = 1e-5, filter at α = 8: each μ = 0.25 draw spends 8·0.0625/2 = 0.25 of the
+// RDP budget B_8 = 2 − c_CKS(8, 1e-5) ≈ 0.786: three fit, a fourth does not.
+const privacy::Budget kBudget{2.0, 1e-5};
+const std::vector<double> kOrders{8.0};
+
+TEST(Ledger, ComposesUnderTheFilterAndRefusesWithoutWriting) {
   test::TempDir dir;
   const std::string path = dir.file("l.sqlite");
   Ledger ledger(path);
-  const Budget budget{1.0, 1e-5};
-  const auto d1 = ledger.record(entry("aa", 0.4), budget, basic_composition);
-  EXPECT_DOUBLE_EQ(d1.epsilon_before, 0.0);
-  EXPECT_DOUBLE_EQ(d1.epsilon_after, 0.4);
-  const auto d2 =
-      ledger.record(entry("aa", 0.4), std::nullopt, basic_composition);  // stored budget applies
-  EXPECT_DOUBLE_EQ(d2.epsilon_after, 0.8);
-  EXPECT_THROW(ledger.record(entry("aa", 0.4), std::nullopt, basic_composition), PrivacyError);
-  EXPECT_EQ(ledger.releases("aa").size(), 2u);
-  // Another dataset has its own (absent) budget.
-  ledger.record(entry("bb", 5.0), std::nullopt, basic_composition);
-  EXPECT_EQ(ledger.releases("bb").size(), 1u);
-  EXPECT_FALSE(ledger.budget("bb").has_value());
-  // A budget, once fixed, cannot be raised.
-  EXPECT_THROW(ledger.record(entry("aa", 0.1), Budget{10.0, 1e-5}, basic_composition),
+  const auto id = identity(ledger, "wells", 0, 20);
+  const auto d1 =
+      ledger.record(entry("wells", 0.25), id, kBudget, privacy::Conversion::CKS, kOrders);
+  ASSERT_TRUE(d1.filter.has_value());
+  EXPECT_EQ(d1.filter->orders(), kOrders);
+  EXPECT_DOUBLE_EQ(d1.before.rdp, 0.0);
+  EXPECT_NEAR(d1.after.rdp, 0.25, 1e-12);
+  ledger.record(entry("wells", 0.25), id, std::nullopt);  // the stored budget applies
+  const auto d3 = ledger.record(entry("wells", 0.25), id, std::nullopt);
+  EXPECT_NEAR(d3.after.rdp, 0.75, 1e-12);
+  EXPECT_EQ(d3.earlier_releases, 2);
+  EXPECT_THROW(ledger.record(entry("wells", 0.25), id, std::nullopt), PrivacyError);
+  EXPECT_EQ(ledger.dataset("wells")->releases.size(), 3u);
+  // A budget, once fixed, cannot be raised, nor its order moved.
+  EXPECT_THROW(ledger.record(entry("wells", 0.01), id, privacy::Budget{10.0, 1e-5}), PrivacyError);
+  EXPECT_THROW(ledger.record(entry("wells", 0.01), id, kBudget, privacy::Conversion::CKS, {4.0}),
                PrivacyError);
-  EXPECT_EQ(ledger.releases("aa").size(), 2u);
-  // Rows round-trip, including the JSON mechanism.
-  const auto rows = Ledger::open_existing(path).releases("aa");
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].mechanism["kind"], "test");
+  // Another dataset (other records) has its own (absent) budget.
+  ledger.record(entry("roads", 5.0), identity(ledger, "roads", 100, 10), std::nullopt);
+  EXPECT_FALSE(ledger.dataset("roads")->filter.has_value());
+  // Rows round-trip, including the replayable privacy record.
+  const auto rows = Ledger::open_existing(path).dataset("wells")->releases;
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].record, record_of(0.25));
   EXPECT_EQ(rows[1].parameters["r"], 2.0);
+  EXPECT_EQ(rows[0].identity["distinct_records"], 20);
   EXPECT_LT(rows[0].id, rows[1].id);
+  EXPECT_EQ(Ledger::open_existing(path).datasets().size(), 2u);
+}
+
+// The same records in another order are the same dataset; overlapping records under another
+// name are refused (naming the earlier dataset) unless overridden, and the override is recorded.
+TEST(Ledger, IdentityIsByRecordsAndOverlapIsRefused) {
+  test::TempDir dir;
+  Ledger ledger(dir.file("l.sqlite"));
+  const auto a = identity(ledger, "survey-a", 0, 30);
+  const auto a_reversed = identity(ledger, "survey-a", 0, 30, true);
+  EXPECT_EQ(a.fingerprint.hashes, a_reversed.fingerprint.hashes);
+  ledger.record(entry("survey-a", 0.25), a, kBudget, privacy::Conversion::CKS, kOrders);
+  ledger.record(entry("survey-a", 0.25), a_reversed, std::nullopt);
+  // 10 of the 20 records of "survey-b" were released as "survey-a".
+  auto b = identity(ledger, "survey-b", 20, 20);
+  try {
+    ledger.record(entry("survey-b", 0.25), b, std::nullopt);
+    FAIL() << "overlap not refused";
+  } catch (const PrivacyError& e) {
+    EXPECT_NE(std::string(e.what()).find("'survey-a' (10 shared)"), std::string::npos) << e.what();
+    EXPECT_EQ(e.parameters(), std::vector<std::string>{"new_dataset_despite_overlap"});
+  }
+  EXPECT_FALSE(ledger.dataset("survey-b").has_value());
+  b.new_dataset_despite_overlap = true;
+  const auto d = ledger.record(entry("survey-b", 0.25), b, std::nullopt);
+  ASSERT_EQ(d.overridden.size(), 1u);
+  EXPECT_EQ(d.overridden[0].dataset, "survey-a");
+  EXPECT_EQ(d.overridden[0].shared, 10);
+  const auto row = ledger.dataset("survey-b")->releases.at(0);
+  EXPECT_EQ(row.identity["overlap_override"][0]["shared"], 10);
+  // A dataset's fingerprint is the union of everything released under its name.
+  ledger.record(entry("survey-a", 0.01), identity(ledger, "survey-a", 100, 5), std::nullopt);
+  EXPECT_EQ(ledger.dataset("survey-a")->records, 35);
+  EXPECT_THROW(check_dataset_name("a b"), ParameterError);
+  EXPECT_THROW(check_dataset_name(""), ParameterError);
+}
+
+// The key lives beside the ledger, never in it; the ledger refuses another key.
+TEST(Ledger, KeyIsBesideTheLedgerAndChecked) {
+  test::TempDir dir;
+  const std::string path = dir.file("l.sqlite");
+  std::string key;
+  {
+    Ledger ledger(path);
+    ledger.record(entry("a", 0.1), identity(ledger, "a", 0, 5), std::nullopt);
+    key = test::read_text(path + ".key");
+  }
+  EXPECT_EQ(key.size(), 32u);
+  EXPECT_EQ(test::read_text(path).find(key), std::string::npos);
+  EXPECT_EQ(std::filesystem::status(path + ".key").permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::string other = key;
+  other[0] = static_cast<char>(other[0] ^ 1);
+  test::write_text(dir.file("other.key"), other);
+  EXPECT_THROW(Ledger(path, dir.file("other.key")).key(), InputError);
+  std::filesystem::remove(path + ".key");
+  EXPECT_THROW(Ledger(path).key(), InputError);  // never silently re-keyed
+}
+
+// A schema-1 ledger (budget and releases keyed by a file's SHA-256) is refused with the command
+// that migrates it; migrate_legacy assigns its rows to a named dataset with a filter.
+TEST(Ledger, MigratesSchemaOneLedgers) {
+  test::TempDir dir;
+  const std::string path = dir.file("old.sqlite");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  privacy::Event e{gaussian(0.25), 1};
+  const std::string sql = fmt::format(
+      "PRAGMA application_id={}; PRAGMA user_version=1;"
+      "CREATE TABLE budgets(dataset_sha256 TEXT PRIMARY KEY, epsilon REAL NOT NULL, delta REAL "
+      "NOT NULL, created TEXT NOT NULL);"
+      "CREATE TABLE releases(id INTEGER PRIMARY KEY AUTOINCREMENT, dataset_sha256 TEXT NOT NULL, "
+      "created TEXT NOT NULL, mechanism TEXT NOT NULL, epsilon REAL NOT NULL, delta REAL NOT "
+      "NULL, conversion TEXT NOT NULL, parameters TEXT NOT NULL, out_dir TEXT NOT NULL, path_id "
+      "TEXT NOT NULL);"
+      "INSERT INTO budgets VALUES('abc', 5.0, 1e-5, '2024-01-01T00:00:00Z');"
+      "INSERT INTO releases(dataset_sha256, created, mechanism, epsilon, delta, conversion, "
+      "parameters, out_dir, path_id) VALUES('abc', '2024-01-01T00:00:00Z', '{}', 0.5, 1e-5, "
+      "'cks', '{{}}', '/tmp/o', '');",
+      0x47504450, privacy::to_json(e).dump());
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  try {
+    Ledger l(path);
+    FAIL() << "schema 1 not refused";
+  } catch (const InputError& err) {
+    EXPECT_NE(std::string(err.what()).find("gpdp ledger migrate"), std::string::npos);
+  }
+  auto ledger = Ledger::open_for_migration(path);
+  ASSERT_EQ(ledger.legacy().size(), 1u);
+  EXPECT_EQ(ledger.legacy()[0].sha256, "abc");
+  EXPECT_THROW(Ledger{path}, InputError);  // still rows to migrate
+  const auto d = ledger.migrate_legacy("abc", identity(ledger, "wells", 0, 20));
+  EXPECT_EQ(d.releases.size(), 1u);
+  ASSERT_TRUE(d.filter.has_value());
+  EXPECT_EQ(d.filter->budget().epsilon, 5.0);
+  EXPECT_TRUE(ledger.legacy().empty());
+  // Now an ordinary ledger: the migrated release composes with the next ones.
+  Ledger now(path);
+  const auto id = identity(now, "wells", 0, 20, true);
+  const auto next = now.record(entry("wells", 0.25), id, std::nullopt);
+  EXPECT_EQ(next.earlier_releases, 1);
+  EXPECT_GT(next.after.rdp, next.before.rdp);
+  EXPECT_GT(next.before.rdp, 0.0);
 }
 
 TEST(Ledger, RejectsFilesThatAreNotLedgers) {
@@ -75,7 +218,8 @@ TEST(Ledger, RejectsFilesThatAreNotLedgers) {
   // A gpdp ledger whose pages were damaged.
   {
     Ledger l(dir.file("l.sqlite"));
-    for (int i = 0; i < 50; ++i) l.record(entry("cc", 0.01), std::nullopt, basic_composition);
+    const auto id = identity(l, "cc", 0, 50);
+    for (int i = 0; i < 50; ++i) l.record(entry("cc", 0.01), id, std::nullopt);
   }
   std::string bytes = test::read_text(dir.file("l.sqlite"));
   for (std::size_t i = 4096; i < bytes.size(); i += 7) bytes[i] = static_cast<char>(0xA5);
@@ -83,16 +227,19 @@ TEST(Ledger, RejectsFilesThatAreNotLedgers) {
   EXPECT_THROW(
       {
         Ledger l(dir.file("l.sqlite"));
-        l.releases("cc");
+        l.datasets();
       },
       InputError);
 }
 
-// Eight processes race to spend 0.3 each from a budget of 1.0: exactly three may succeed.
+// Eight processes race to spend from a budget that holds three releases: exactly three succeed.
 TEST(Ledger, ConcurrentProcessesNeverOverspend) {
   test::TempDir dir;
   const std::string path = dir.file("l.sqlite");
-  { Ledger init(path); }
+  {
+    Ledger init(path);
+    init.key();
+  }
   std::vector<pid_t> children;
   for (int i = 0; i < 8; ++i) {
     const pid_t pid = fork();
@@ -101,7 +248,8 @@ TEST(Ledger, ConcurrentProcessesNeverOverspend) {
       int code = 1;
       try {
         Ledger l(path);
-        l.record(entry("dd", 0.3), Budget{1.0, 1e-5}, basic_composition);
+        l.record(entry("dd", 0.25), identity(l, "dd", 0, 10), kBudget, privacy::Conversion::CKS,
+                 kOrders);
         code = 0;
       } catch (const PrivacyError&) {
         code = 2;
@@ -122,7 +270,7 @@ TEST(Ledger, ConcurrentProcessesNeverOverspend) {
   }
   EXPECT_EQ(ok, 3);
   EXPECT_EQ(refused, 5);
-  EXPECT_EQ(Ledger(path).releases("dd").size(), 3u);
+  EXPECT_EQ(Ledger(path).dataset("dd")->releases.size(), 3u);
 }
 
 }  // namespace

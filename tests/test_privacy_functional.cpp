@@ -17,7 +17,7 @@
 #include "gpdp/privacy/audit.hpp"
 #include "gpdp/privacy/audit_functional.hpp"
 #include "gpdp/privacy/calibrate.hpp"
-#include "gpdp/release/mechanism_json.hpp"
+#include "gpdp/privacy/event.hpp"
 #include "support/privacy_cases.hpp"
 
 using namespace gpdp;
@@ -176,13 +176,16 @@ TEST(PrivacyFunctional, AuditorFindsNoViolationOfTheProvenMapAndCatchesAnUnsound
 
 TEST(PrivacyFunctional, LedgerDescriptionRoundTripsWithItsCurve) {
   const GpMechanism m = functional(42, 3.0, 0.25);
-  const nlohmann::json j = release::mechanism_to_json(m, 2);
+  const nlohmann::json j = to_json(Event{m, 2});
   EXPECT_EQ(j.at("kind"), "gp-functional-mean");
   EXPECT_FALSE(j.contains("sigma"));
-  const auto back = release::mechanism_from_json(j, "test");
+  const auto back = event_from_json(j, "test");
   EXPECT_EQ(back.count, 2);
   EXPECT_EQ(back.mechanism.kind, MechanismKind::Functional);
   EXPECT_DOUBLE_EQ(rdp_curve(back.mechanism)(3.0), rdp_curve(m)(3.0));
-  const auto acc = release::compose({back});
+  // The ledger stores the accountant's record; replaying it gives the same composition.
+  Accountant a;
+  a.add(m, 2);
+  const auto acc = Accountant::replay(a.record(), "test");
   EXPECT_DOUBLE_EQ(acc.rdp(3.0), 2 * rdp_curve(m)(3.0));
 }

@@ -16,7 +16,6 @@
 #include <thread>
 
 #include "gpdp/release/ledger.hpp"
-#include "gpdp/release/sha256.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp {
@@ -36,10 +35,10 @@ std::string data_csv() {
 pid_t spawn_release(const std::string& data, const std::string& ledger, const std::string& out,
                     const std::vector<std::string>& extra) {
   std::vector<std::string> args = {
-      test::cli_path(), "release",       "--data",      data,    "--domain",
-      "0:1,0:1",        "--ell",         "0.3",         "--r",   "3",
-      "--grid2d",       "0:1:30,0:1:30", "--threshold", "0",     "--delta",
-      "1e-3",           "--ledger",      ledger,        "--out", out};
+      test::cli_path(), "release", "--data",    data,   "--domain", "0:1,0:1",
+      "--ell",          "0.3",     "--r",       "3",    "--grid2d", "0:1:30,0:1:30",
+      "--threshold",    "0",       "--delta",   "1e-3", "--ledger", ledger,
+      "--out",          out,       "--dataset", "crash"};
   args.insert(args.end(), extra.begin(), extra.end());
   const pid_t pid = fork();
   if (pid == 0) {
@@ -79,7 +78,7 @@ TEST(ReleaseCrash, KillNineNeverLeavesUnaccountedOutputs) {
     killed += ::kill(pid, SIGKILL) == 0 && wait_exit(pid) == -SIGKILL;
   }
   // Every published folder is complete and accounted: its certificate names a ledger row.
-  const auto rows = release::Ledger(ledger).releases(release::sha256_hex(test::read_text(data)));
+  const auto rows = release::Ledger(ledger).dataset("crash")->releases;
   std::set<long long> ids;
   for (const auto& r : rows) ids.insert(r.id);
   long folders = 0;
@@ -116,8 +115,7 @@ TEST(ReleaseCrash, ConcurrentReleasesNeverOverspend) {
   }
   EXPECT_EQ(ok, 1);
   EXPECT_EQ(refused, 3);
-  EXPECT_EQ(release::Ledger(ledger).releases(release::sha256_hex(test::read_text(data))).size(),
-            1u);
+  EXPECT_EQ(release::Ledger(ledger).dataset("crash")->releases.size(), 1u);
   int folders = 0;
   for (int i = 0; i < 4; ++i) folders += fs::exists(dir.file(fmt::format("c{}", i)));
   EXPECT_EQ(folders, 1);

@@ -26,13 +26,13 @@ TEST(ReleaseLazy, QueryThenReleaseHasTheOneShotJointLaw) {
   ReleaseRequest q;
   q.data_path = data;
   q.input.domain = Box::parse("0:1");
-  q.kernel = "exp";
-  q.ell = 2.0;
-  q.r = 1.0;
-  q.sigma = 1.0;
+  q.mechanism.kernel = Kernel::exponential(2.0);
+  q.mechanism.r = 1.0;
+  q.mechanism.sigma = 1.0;
   q.delta = 1e-3;
-  q.points_file = dir.file("x1.csv");
+  q.evaluation = FilePoints{dir.file("x1.csv")};
   q.ledger_path = dir.file("l.sqlite");
+  q.dataset = "lazy";
   // The exact joint law on (0.2, 0.6, 0.25, 0.65).
   const auto csv = io::read_csv(data);
   const Posterior post(Kernel::exponential(2.0), csv.numeric({"x1"}), csv.numeric({"y"}).col(0),
@@ -65,13 +65,13 @@ TEST(ReleaseLazy, QueryThenReleaseHasTheOneShotJointLaw) {
   Eigen::MatrixXd cross = Eigen::MatrixXd::Zero(4, 4);
   for (int k = 0; k < K; ++k) {
     q.out_dir = dir.file(fmt::format("out{}", k));
-    q.keep_path = dir.file(fmt::format("p{}.gpdp", k));
+    q.keep_path = KeepPath{dir.file(fmt::format("p{}.gpdp", k)), {}};
     q.insecure_seed = static_cast<std::uint64_t>(1000 + k);
     run_release(q);
     QueryRequest qq;
-    qq.path_file = q.keep_path;
+    qq.path_file = q.keep_path->file;
     qq.data_path = data;
-    qq.points_file = dir.file("x2.csv");
+    qq.evaluation = FilePoints{dir.file("x2.csv")};
     qq.out_csv = dir.file(fmt::format("q{}.csv", k));
     qq.insecure_seed = static_cast<std::uint64_t>(900000 + k);
     run_query(qq);

@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/privacy/risk.hpp"
 #include "privacy_options.hpp"
 
 namespace gpdp::cli {
@@ -25,9 +26,10 @@ void run(const AccountArgs& a) {
   const auto mech = to_mechanism(a.mech, a.kernel, a.hyper);
   const auto conv = to_conversion(a.acc);
   const auto b = privacy::resolve_bounds(mech);
-  privacy::Accountant acc;
-  acc.add(privacy::rdp_curve(mech, b), a.acc.draws);
-  const auto g = acc.epsilon(a.acc.delta, conv);
+  const auto g = privacy::account(mech, a.acc.draws, a.acc.delta, conv);
+  privacy::Accountant composition;
+  composition.add(mech, a.acc.draws);
+  const auto risk = privacy::attack_risk(composition, g);
   if (!g.note().empty()) fmt::print(stderr, "gpdp: note: {}\n", g.note());
   if (a.json) {
     nlohmann::json j;
@@ -43,6 +45,8 @@ void run(const AccountArgs& a) {
     j["sensitivity_lemma"] = privacy::to_string(mech.lemma);
     j["draws"] = a.acc.draws;
     j["mechanism"] = privacy::to_string(mech.kind);
+    j["risk"] = privacy::to_json(risk);
+    j["risk"]["summary"] = privacy::risk_sentence(risk);
     fmt::print("{}\n", j.dump(2));
     return;
   }
@@ -58,6 +62,8 @@ void run(const AccountArgs& a) {
   fmt::print("bound    {}; kernel {}, n = {}, {}, M_Y = {}\n", b.theorem, mech.kernel->name(),
              mech.n, mechanism_parameters(mech), mech.M_Y);
   fmt::print("conversion {}: {}\n", privacy::to_string(conv), privacy::conversion_citation(conv));
+  fmt::print("risk     {}; TPR ≤ {:.4g} at FPR 0.001, ≤ {:.4g} at FPR 0.1\n",
+             privacy::risk_sentence(risk), risk.points[0].tpr, risk.points[2].tpr);
 }
 
 void setup(CLI::App& app) {
@@ -74,7 +80,8 @@ void setup(CLI::App& app) {
   add_accounting_options(sub, args->acc);
   sub->add_flag("--json", args->json,
                 "Print JSON: epsilon, delta, alpha, rdp, Vn, Delta_n, kappa, tau, conversion, "
-                "sensitivity_lemma, draws");
+                "sensitivity_lemma, draws, risk (membership-attack TPR bounds at FPR 0.001, "
+                "0.01, 0.1)");
   sub->footer(
       "Example: gpdp account --kernel exp1d --ell 1 --n 100 --r 1 --sigma 1 --sensitivity b7 "
       "--draws 1 --delta 0.005");

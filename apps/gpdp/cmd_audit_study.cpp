@@ -163,9 +163,7 @@ bool run_study(const StudyOptions& options) {
         const auto m = mechanism(setting, n, lemma);
         const auto bounds = privacy::resolve_bounds(m);
         const auto curve = privacy::rdp_curve(m, bounds);
-        privacy::Accountant acc;
-        acc.add(curve);
-        LemmaRow row{lemma, acc.epsilon(kDelta, privacy::Conversion::Mironov)};
+        LemmaRow row{lemma, privacy::account(m, 1, kDelta, privacy::Conversion::Mironov)};
         row.rdp_proven = curve(row.proven.alpha);
         row.Delta_n = bounds.Delta_n;
         alphas.push_back(row.proven.alpha);

@@ -1,4 +1,5 @@
-// gpdp ledger show|export: what has been released from each dataset and what budget remains.
+// gpdp ledger show|export|migrate: what has been released from each dataset, what budget remains,
+// and the migration of schema-1 ledgers (budgets keyed by data-file hashes) to named datasets.
 #include <fmt/format.h>
 
 #include <memory>
@@ -6,9 +7,10 @@
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/io/atomic_file.hpp"
-#include "gpdp/privacy/accountant.hpp"
+#include "gpdp/release/input.hpp"
 #include "gpdp/release/ledger.hpp"
-#include "gpdp/release/mechanism_json.hpp"
+#include "options.hpp"
+#include "release_options.hpp"
 
 namespace gpdp::cli {
 
@@ -18,61 +20,76 @@ using nlohmann::json;
 
 struct LedgerFlags {
   std::string path;
-  std::string dataset;  // optional hash prefix filter
-  std::string conversion = "cks";
+  std::string dataset;  // optional: one dataset only
   std::string out;
   bool json = false;
 };
 
-// Every dataset of the ledger with its releases, budget and the composed spend (at the budget's δ).
+json spend_json(const release::DatasetSummary& d) {
+  const auto& spent = *d.spent;
+  return {{"epsilon_spent", spent.epsilon},
+          {"epsilon_remaining", d.filter->budget().epsilon - spent.epsilon},
+          {"alpha", spent.alpha},
+          {"rdp_spent", spent.rdp},
+          {"rdp_budget", spent.rdp_budget}};
+}
+
+json dataset_json(const release::DatasetSummary& d) {
+  json j{{"dataset", d.name},
+         {"created", d.created},
+         {"distinct_records", d.records},
+         {"releases", json::array()}};
+  for (const auto& e : d.releases) {
+    j["releases"].push_back({{"id", e.id},
+                             {"created", e.created},
+                             {"epsilon", e.epsilon},
+                             {"delta", e.delta},
+                             {"conversion", e.conversion},
+                             {"draws", e.parameters.value("draws", 1)},
+                             {"parameters", e.parameters},
+                             {"privacy_record", e.record},
+                             {"identity", e.identity},
+                             {"data_sha256", e.data_sha256},
+                             {"out_dir", e.out_dir},
+                             {"kept_path_id", e.path_id}});
+  }
+  if (d.filter) {
+    j["budget"] = {{"epsilon", d.filter->budget().epsilon}, {"delta", d.filter->budget().delta}};
+    j["filter"] = d.filter->to_json();
+    j.update(spend_json(d));
+  }
+  return j;
+}
+
+// Every dataset of the ledger with its releases, budget and the spend its filter counts. Record
+// fingerprints are never part of a report.
 json ledger_report(const LedgerFlags& f) {
   const auto ledger = release::Ledger::open_existing(f.path);
-  const auto conversion = privacy::parse_conversion(f.conversion);
-  json report{{"ledger", f.path},
-              {"conversion", privacy::to_string(conversion)},
-              {"datasets", json::array()}};
-  for (const auto& hash : ledger.datasets()) {
-    if (hash.rfind(f.dataset, 0) != 0) continue;
-    const auto rows = ledger.releases(hash);
-    const auto budget = ledger.budget(hash);
-    json d{{"dataset_sha256", hash}, {"releases", json::array()}};
-    std::vector<release::CountedMechanism> ms;
-    for (const auto& e : rows) {
-      ms.push_back(
-          release::mechanism_from_json(e.mechanism, fmt::format("{}: release {}", f.path, e.id)));
-      d["releases"].push_back({{"id", e.id},
-                               {"created", e.created},
-                               {"epsilon", e.epsilon},
-                               {"delta", e.delta},
-                               {"conversion", e.conversion},
-                               {"draws", e.mechanism.value("count", 1)},
-                               {"parameters", e.parameters},
-                               {"mechanism", e.mechanism},
-                               {"out_dir", e.out_dir},
-                               {"kept_path_id", e.path_id}});
-    }
-    if (budget) {
-      const double spent =
-          ms.empty() ? 0.0 : release::compose(ms).epsilon(budget->delta, conversion).epsilon;
-      d["budget"] = {{"epsilon", budget->epsilon}, {"delta", budget->delta}};
-      d["epsilon_spent"] = spent;
-      d["epsilon_remaining"] = budget->epsilon - spent;
-    }
-    report["datasets"].push_back(d);
+  json report{{"ledger", f.path}, {"datasets", json::array()}, {"legacy", json::array()}};
+  for (const auto& d : ledger.datasets()) {
+    if (f.dataset.empty() || d.name == f.dataset) report["datasets"].push_back(dataset_json(d));
+  }
+  for (const auto& g : ledger.legacy()) {
+    json l{{"data_sha256", g.sha256}, {"releases", g.releases}};
+    if (g.budget) l["budget"] = {{"epsilon", g.budget->epsilon}, {"delta", g.budget->delta}};
+    report["legacy"].push_back(l);
   }
   return report;
 }
 
 std::string format_report(const json& r) {
-  std::string out = fmt::format("ledger {}  (composition by RDP, conversion {})\n",
-                                r["ledger"].get<std::string>(), r["conversion"].get<std::string>());
-  if (r["datasets"].empty()) out += "  no releases recorded\n";
+  std::string out = fmt::format("ledger {}\n", r["ledger"].get<std::string>());
+  if (r["datasets"].empty() && r["legacy"].empty()) out += "  no releases recorded\n";
   for (const auto& d : r["datasets"]) {
-    out += fmt::format("dataset sha256 {}\n", d["dataset_sha256"].get<std::string>());
+    out += fmt::format("dataset {}  ({} distinct records)\n", d["dataset"].get<std::string>(),
+                       d["distinct_records"].get<long>());
     if (d.contains("budget")) {
-      out += fmt::format("  budget ε = {} at δ = {}: spent {:.4g}, remaining {:.4g}\n",
-                         d["budget"]["epsilon"].get<double>(), d["budget"]["delta"].get<double>(),
-                         d["epsilon_spent"].get<double>(), d["epsilon_remaining"].get<double>());
+      out += fmt::format(
+          "  budget ε = {} at δ = {}: spent {:.4g}, remaining {:.4g}  (Rényi filter, order(s) "
+          "{:.6g})\n",
+          d["budget"]["epsilon"].get<double>(), d["budget"]["delta"].get<double>(),
+          d["epsilon_spent"].get<double>(), d["epsilon_remaining"].get<double>(),
+          fmt::join(d["filter"]["orders"].get<std::vector<double>>(), ", "));
     } else {
       out += "  no budget set\n";
     }
@@ -86,19 +103,81 @@ std::string format_report(const json& r) {
                          e["kept_path_id"].get<std::string>().empty() ? "" : "  (path kept)");
     }
   }
+  for (const auto& g : r["legacy"]) {
+    out += fmt::format(
+        "NOT MIGRATED: {} release(s) of the data file with SHA-256 {} (ledger schema 1); run "
+        "gpdp ledger migrate {} --data FILE --dataset NAME\n",
+        g["releases"].get<long>(), g["data_sha256"].get<std::string>(),
+        r["ledger"].get<std::string>());
+  }
   return out;
 }
 
 void add_common(CLI::App* sub, LedgerFlags& f) {
   sub->add_option("ledger", f.path, "Ledger file (SQLite, as written by gpdp release)")->required();
-  sub->add_option("--dataset", f.dataset, "Only datasets whose SHA-256 starts with this");
-  sub->add_option("--conversion", f.conversion, "RDP → (ε, δ) for the totals: cks or mironov")
-      ->capture_default_str();
+  sub->add_option("--dataset", f.dataset, "Only this dataset");
+}
+
+struct MigrateFlags {
+  std::string path;
+  std::string ledger_key;
+  DataOptions data;
+  InputFlags input;
+  std::string dataset;
+  bool new_dataset = false;
+};
+
+// Schema 1 → 2, then (with --data) the rows of that file under --dataset.
+void run_migrate(MigrateFlags& f, const CLI::App* sub) {
+  auto ledger = release::Ledger::open_for_migration(f.path, f.ledger_key);
+  if (!f.data.path.empty()) {
+    require(!f.dataset.empty(), "--dataset NAME is required with --data");
+    const release::InputSpec spec = to_input_spec(f.data, f.input, sub, false);
+    const auto records = release::read_records(f.data.path, spec);
+    const release::DatasetIdentity id{
+        f.dataset, release::fingerprint(records.X, records.raw_response, ledger.key()),
+        f.new_dataset};
+    const auto d = ledger.migrate_legacy(records.sha256, id);
+    fmt::print(
+        "migrated the releases of {} (SHA-256 {}) to dataset '{}': {} release(s), {} "
+        "distinct records{}\n",
+        f.data.path, records.sha256, d.name, d.releases.size(), d.records,
+        d.filter ? fmt::format(", budget ε = {} at δ = {} with a Rényi filter at α = {:.6g}",
+                               d.filter->budget().epsilon, d.filter->budget().delta,
+                               d.filter->orders().front())
+                 : "");
+  }
+  const auto left = ledger.legacy();
+  if (left.empty()) {
+    fmt::print("ledger {}: schema 2, nothing left to migrate\n", f.path);
+    return;
+  }
+  for (const auto& g : left) {
+    fmt::print("still to migrate: {} release(s) of the data file with SHA-256 {}\n", g.releases,
+               g.sha256);
+  }
+}
+
+void setup_migrate(CLI::App* ledger) {
+  auto f = std::make_shared<MigrateFlags>();
+  auto* sub = ledger->add_subcommand(
+      "migrate",
+      "Upgrade a schema-1 ledger (budgets keyed by the SHA-256 of a data file) and assign the\n"
+      "releases of one data file to a named dataset (its records' fingerprint computed from the\n"
+      "file). Without --data: upgrade and list the files still to migrate.");
+  sub->add_option("ledger", f->path, "Ledger file")->required();
+  sub->add_option("--ledger-key", f->ledger_key, "Key of the fingerprints (default <ledger>.key)");
+  add_data_options(sub, f->data, false);
+  add_input_flags(sub, f->input);
+  sub->add_option("--dataset", f->dataset, "The dataset the file's releases belong to");
+  sub->add_flag("--new-dataset-despite-overlap", f->new_dataset,
+                "Migrate even though the records were already assigned to another dataset");
+  sub->callback([f, sub] { run_migrate(*f, sub); });
 }
 
 void setup(CLI::App& app) {
   auto* ledger = app.add_subcommand(
-      "ledger", "Inspect a privacy-budget ledger: releases and remaining budget");
+      "ledger", "Inspect a privacy-budget ledger (releases, remaining budget) or migrate it");
   ledger->require_subcommand(1);
   auto show_flags = std::make_shared<LedgerFlags>();
   auto* show =
@@ -110,8 +189,8 @@ void setup(CLI::App& app) {
     fmt::print("{}", show_flags->json ? report.dump(2) + "\n" : format_report(report));
   });
   auto export_flags = std::make_shared<LedgerFlags>();
-  auto* exp =
-      ledger->add_subcommand("export", "Write the whole ledger as JSON (stdout or --out FILE)");
+  auto* exp = ledger->add_subcommand(
+      "export", "Write the whole ledger as JSON (stdout or --out FILE); never the fingerprints");
   add_common(exp, *export_flags);
   exp->add_option("--out,-o", export_flags->out, "Output file (default: stdout)");
   exp->callback([export_flags] {
@@ -122,6 +201,7 @@ void setup(CLI::App& app) {
       io::write_file_atomic(export_flags->out, text);
     }
   });
+  setup_migrate(ledger);
 }
 
 const bool registered = register_command(&setup);

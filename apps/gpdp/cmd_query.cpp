@@ -61,13 +61,7 @@ void setup(CLI::App& app) {
     q.path_file = f->path_file;
     q.key = to_path_key(f->key);
     q.data_path = f->data;
-    q.points_file = f->points.points_file;
-    const int given =
-        !f->points.points_file.empty() + !f->points.grid.empty() + !f->points.grid2d.empty();
-    require(given == 1,
-            "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
-    if (!f->points.grid.empty()) q.grid = Grid::parse(f->points.grid);
-    if (!f->points.grid2d.empty()) q.grid = Grid::parse(f->points.grid2d);
+    q.evaluation = to_evaluation_spec(f->points);
     q.out_csv = f->out;
     q.ledger_path = f->ledger;
     q.crs = f->crs;

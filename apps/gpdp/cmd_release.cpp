@@ -1,5 +1,5 @@
 // gpdp release: the main job. Private records in; released posterior sample paths, the excursion
-// map, GeoJSON and a certificate out; the privacy budget kept in a ledger.
+// map, GeoJSON and a certificate out; the privacy budget of the named dataset kept in a ledger.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -9,7 +9,9 @@
 #include "gpdp/error.hpp"
 #include "gpdp/release/release.hpp"
 #include "options.hpp"
+#include "privacy_options.hpp"
 #include "release_options.hpp"
+#include "release_summary.hpp"
 
 namespace gpdp::cli {
 
@@ -20,11 +22,10 @@ struct ReleaseFlags {
   InputFlags input;
   KernelOptions kernel;
   HyperOptions hyper;
+  MechanismOptions mechanism;
+  AccountingOptions accounting;
   PointsOptions points;
-  std::string lemma = "b1";
-  int draws = 1;
-  double delta = 0.0;
-  std::string conversion = "cks";
+  std::string lemma;  // deprecated spelling of --sensitivity
   double target_epsilon = 0.0;
   std::string solve = "r";
   double threshold = 0.0;
@@ -33,9 +34,13 @@ struct ReleaseFlags {
   std::string sampler = "auto";
   std::string out;
   std::string image = "png";
+  std::string dataset;
+  bool new_dataset = false;
   std::string ledger;
+  std::string ledger_key;
   double budget_epsilon = 0.0;
   double budget_delta = 0.0;
+  std::vector<double> budget_orders;
   std::uint64_t seed = 0;
   PathKeyFlags key;
   std::string keep_path;
@@ -44,66 +49,133 @@ struct ReleaseFlags {
   bool json = false;
 };
 
+void add_flags(CLI::App* sub, ReleaseFlags& f) {
+  add_data_options(sub, f.data);
+  add_input_flags(sub, f.input);
+  add_kernel_options(sub, f.kernel);
+  add_hyper_options(sub, f.hyper);
+  add_mechanism_options(sub, f.mechanism, MechanismFlags::FromData);
+  add_accounting_options(sub, f.accounting);
+  add_points_options(sub, f.points);
+  sub->add_option("--lemma", f.lemma, "Deprecated: the old spelling of --sensitivity");
+  sub->add_option("--threshold,-t", f.threshold,
+                  "Excursion threshold t in response units (after --transform)")
+      ->required();
+  sub->add_option("--vote-cutoff", f.vote_cutoff,
+                  "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}")
+      ->capture_default_str();
+  sub->add_option("--smooth", f.smooth,
+                  "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
+                  "released paths before thresholding (post-processing)")
+      ->capture_default_str();
+  sub->add_option("--mask", f.mask,
+                  "Public CSV of points (same covariate columns): with --grid2d, evaluate only the "
+                  "grid cells within half a step of one of them; the map leaves the rest blank");
+  sub->add_option("--sampler", f.sampler,
+                  "Exact sampler: auto, dense, markov (1-D exponential kernel) or pathwise (a "
+                  "whole grid); an inapplicable choice is an error; the certificate names it")
+      ->capture_default_str();
+  sub->add_option("--out,-o", f.out, "Release folder (must not exist or be empty)")->required();
+  sub->add_option("--image", f.image, "Map format: png or svg")->capture_default_str();
+  sub->add_option("--dataset", f.dataset,
+                  "Name of the dataset the budget belongs to (letters, digits, - _ .); the same "
+                  "records under this name share one budget, whatever the file layout")
+      ->required();
+  sub->add_flag("--new-dataset-despite-overlap", f.new_dataset,
+                "Release under --dataset although its records were already released under "
+                "another name (recorded in the certificate)");
+  sub->add_option("--ledger", f.ledger, "Budget ledger (SQLite; created if missing)")->required();
+  sub->add_option("--ledger-key", f.ledger_key,
+                  "Key of the ledger's record fingerprints (default: <ledger>.key, created with "
+                  "the ledger; never stored in it)");
+}
+
+void add_budget_flags(CLI::App* sub, ReleaseFlags& f) {
+  auto* be = sub->add_option("--budget-epsilon", f.budget_epsilon,
+                             "Total ε budget of this dataset (fixed at its first release)");
+  auto* bd = sub->add_option("--budget-delta", f.budget_delta, "Total δ budget of this dataset");
+  be->needs(bd);
+  bd->needs(be);
+  sub->add_option("--budget-orders", f.budget_orders,
+                  "Rényi orders of the budget's filter, fixed with the budget (default: the one "
+                  "order at which the budget holds the most releases like the first)")
+      ->delimiter(',')
+      ->needs(be);
+}
+
+void add_target_flags(CLI::App* sub, ReleaseFlags& f) {
+  auto* target = sub->add_option("--target-epsilon", f.target_epsilon,
+                                 "Calibrate: the smallest r (or η, see --solve) with ε ≤ this");
+  sub->add_option("--solve", f.solve, "What --target-epsilon solves for: r or eta")
+      ->capture_default_str()
+      ->needs(target);
+}
+
+// --lemma is the old spelling of --sensitivity: still accepted, with a note.
+void apply_deprecated_lemma(ReleaseFlags& f, const CLI::App* sub) {
+  if (sub->count("--lemma") == 0) return;
+  require(sub->count("--sensitivity") == 0,
+          "give --sensitivity or its old spelling --lemma, not both");
+  std::fprintf(stderr,
+               "gpdp: note: --lemma is deprecated; use --sensitivity (the same flag as in gpdp "
+               "account and gpdp calibrate)\n");
+  f.mechanism.sensitivity = f.lemma;
+}
+
+release::ReleaseRequest to_request(ReleaseFlags& f, const CLI::App* sub) {
+  apply_deprecated_lemma(f, sub);
+  release::ReleaseRequest q;
+  q.data_path = f.data.path;
+  q.input = to_input_spec(f.data, f.input, sub);
+  to_hyperparameters(f.hyper);  // a release needs a finite σ
+  q.mechanism = to_mechanism_parameters(f.mechanism, f.kernel, f.hyper);
+  q.conversion = to_conversion(f.accounting);
+  q.draws = static_cast<int>(f.accounting.draws);
+  q.delta = f.accounting.delta;
+  if (sub->count("--target-epsilon") > 0) {
+    q.calibration =
+        release::CalibrationGoal{privacy::parse_calibration_parameter(f.solve), f.target_epsilon};
+  }
+  q.threshold = f.threshold;
+  q.vote_cutoff = f.vote_cutoff;
+  q.smooth = f.smooth;
+  q.evaluation = to_evaluation_spec(f.points, f.mask);
+  q.sampler = parse_sampler_method(f.sampler);
+  q.out_dir = f.out;
+  q.image_format = release::parse_image_format(f.image);
+  q.dataset = f.dataset;
+  q.new_dataset_despite_overlap = f.new_dataset;
+  q.ledger_path = f.ledger;
+  q.ledger_key_path = f.ledger_key;
+  if (sub->count("--budget-epsilon") > 0) {
+    q.budget = privacy::Budget{f.budget_epsilon, f.budget_delta};
+    q.budget_orders = f.budget_orders;
+  }
+  if (sub->count("--insecure-seed") > 0) q.insecure_seed = f.seed;
+  if (!f.keep_path.empty()) q.keep_path = release::KeepPath{f.keep_path, to_path_key(f.key)};
+  q.internal_eval_dir = f.internal_eval;
+  return q;
+}
+
 void setup(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "release",
       "Release private sample path(s) of the GP posterior and the excursion map {f ≥ t} derived\n"
-      "from them, with an (ε, δ) certificate, under a privacy budget kept in a ledger.\n"
-      "Example:\n"
+      "from them, with an (ε, δ) certificate, under the privacy budget of a named dataset kept\n"
+      "in a ledger. Example:\n"
       "  gpdp release --data d.csv --x lon,lat --y pm10 --domain 0:1,0:1 --M-Y 1 --kernel exp \\\n"
       "    --ell 0.2 --r 2 --sigma 1 --grid2d 0:1:64,0:1:64 --threshold 0 --delta 1e-4 \\\n"
-      "    --budget-epsilon 2 --budget-delta 1e-4 --out release1\n"
+      "    --dataset pm10-2024 --ledger budget.sqlite --budget-epsilon 2 --budget-delta 1e-4 \\\n"
+      "    --out release1\n"
       "Writes into --out (a new or empty folder): draws.csv, map.png|svg, excursion.geojson "
       "(2-D),\n"
       "certificate.json. Only functions of the released paths are written there.");
   auto f = std::make_shared<ReleaseFlags>();
-  add_data_options(sub, f->data);
-  add_input_flags(sub, f->input);
-  add_kernel_options(sub, f->kernel);
-  add_hyper_options(sub, f->hyper);
-  add_points_options(sub, f->points);
-  sub->add_option("--lemma", f->lemma,
-                  "Sensitivity bound Δ_n: b1 (generic), b1-sharp (generic, Lemma S.1, sharper; not "
-                  "the default), b4 (constant kernel), b5 (diagonal), b7 (exponential kernel, 1-D "
-                  "only: refused in 2-D, where it is false)")
-      ->capture_default_str();
-  sub->add_option("--draws,-L", f->draws, "Number L of independent sample paths")
-      ->capture_default_str();
-  sub->add_option("--delta", f->delta, "δ of the (ε, δ) guarantee, in (0, 1)")->required();
-  sub->add_option("--conversion", f->conversion,
-                  "RDP → (ε, δ): cks (Canonne–Kamath–Steinke) or mironov")
-      ->capture_default_str();
-  auto* target = sub->add_option("--target-epsilon", f->target_epsilon,
-                                 "Calibrate: the smallest r (or η, see --solve) with ε ≤ this");
-  sub->add_option("--solve", f->solve, "What --target-epsilon solves for: r or eta")
-      ->capture_default_str()
-      ->needs(target);
-  sub->add_option("--threshold,-t", f->threshold,
-                  "Excursion threshold t in response units (after --transform)")
-      ->required();
-  sub->add_option("--vote-cutoff", f->vote_cutoff,
-                  "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}")
-      ->capture_default_str();
-  sub->add_option("--smooth", f->smooth,
-                  "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
-                  "released paths before thresholding (post-processing)")
-      ->capture_default_str();
-  sub->add_option("--mask", f->mask,
-                  "Public CSV of points (same covariate columns): with --grid2d, evaluate only the "
-                  "grid cells within half a step of one of them; the map leaves the rest blank");
-  sub->add_option("--sampler", f->sampler, "Exact sampler: auto, dense, markov or pathwise")
-      ->capture_default_str();
-  sub->add_option("--out,-o", f->out, "Release folder (must not exist or be empty)")->required();
-  sub->add_option("--image", f->image, "Map format: png or svg")->capture_default_str();
-  sub->add_option("--ledger", f->ledger,
-                  "Budget ledger (SQLite; default <data>.gpdp-ledger.sqlite)");
-  auto* be = sub->add_option("--budget-epsilon", f->budget_epsilon,
-                             "Total ε budget of this dataset (fixed at the first release)");
-  auto* bd = sub->add_option("--budget-delta", f->budget_delta, "Total δ budget of this dataset");
-  be->needs(bd);
-  bd->needs(be);
-  auto* seed = sub->add_option("--insecure-seed", f->seed,
-                               "Seed the RNG (reproducible, NOT PRIVATE: the certificate says so)");
+  add_flags(sub, *f);
+  add_target_flags(sub, *f);
+  add_budget_flags(sub, *f);
+  sub->add_option("--insecure-seed", f->seed,
+                  "Seed the RNG (reproducible, NOT PRIVATE: the certificate says so)");
   add_path_key_flags(sub, f->key);
   sub->add_option("--keep-path", f->keep_path,
                   "Keep the released path's state (mode 0600, encrypted with --path-key or "
@@ -112,53 +184,12 @@ void setup(CLI::App& app) {
                   "Also write the NON-PRIVATE posterior maps (μ_D, p_D), watermarked NOT FOR "
                   "RELEASE, into this folder (never --out)");
   sub->add_flag("--json", f->json, "Print the summary as JSON");
-  sub->callback([f, sub, target, be, seed] {
-    release::ReleaseRequest q;
-    q.data_path = f->data.path;
-    q.input = to_input_spec(f->data, f->input, sub);
-    q.kernel = f->kernel.kernel;
-    q.ell = f->kernel.ell;
-    to_hyperparameters(f->hyper);
-    q.r = f->hyper.r;
-    q.sigma = f->hyper.sigma;
-    q.eta = f->hyper.eta;
-    q.lemma = privacy::parse_sensitivity_lemma(f->lemma);
-    q.draws = f->draws;
-    q.delta = f->delta;
-    q.conversion = privacy::parse_conversion(f->conversion);
-    if (target->count() > 0) {
-      q.target_epsilon = f->target_epsilon;
-      q.solve = f->solve;
-    }
-    q.threshold = f->threshold;
-    q.vote_cutoff = f->vote_cutoff;
-    q.smooth = f->smooth;
-    const int given =
-        !f->points.points_file.empty() + !f->points.grid.empty() + !f->points.grid2d.empty();
-    require(given == 1,
-            "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
-    if (!f->points.grid.empty() || !f->points.grid2d.empty()) {
-      const bool one = !f->points.grid.empty();
-      q.grid = Grid::parse(one ? f->points.grid : f->points.grid2d);
-      require(q.grid->dim() == (one ? 1 : 2),
-              one ? "--grid needs one axis lo:hi:m" : "--grid2d needs two axes lo:hi:nx,lo:hi:ny");
-    }
-    q.points_file = f->points.points_file;
-    q.mask_file = f->mask;
-    q.method = parse_sampler_method(f->sampler);
-    q.out_dir = f->out;
-    q.image_format = f->image;
-    q.ledger_path = f->ledger;
-    if (be->count() > 0) q.budget = release::Budget{f->budget_epsilon, f->budget_delta};
-    if (seed->count() > 0) q.insecure_seed = f->seed;
-    q.keep_path = f->keep_path;
-    q.path_key = to_path_key(f->key);
-    q.internal_eval_dir = f->internal_eval;
-    const auto outcome = release::run_release(q);
+  sub->callback([f, sub] {
+    const auto outcome = release::run_release(to_request(*f, sub));
     if (f->json) {
       fmt::print("{}\n", outcome.summary.dump(2));
     } else {
-      fmt::print("{}", release::format_summary(outcome.summary));
+      fmt::print("{}", format_release_summary(outcome.summary));
     }
   });
 }

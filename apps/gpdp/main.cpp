@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/version.hpp"
+#include "parameter_flags.hpp"
 
 namespace gpdp::cli {
 
@@ -42,7 +43,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const gpdp::Error& e) {
-    std::fprintf(stderr, "gpdp: error: %s\n", e.what());
+    std::fprintf(stderr, "gpdp: error: %s\n", gpdp::cli::with_flags(e).c_str());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpdp: internal error: %s\n", e.what());

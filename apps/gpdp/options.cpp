@@ -58,23 +58,31 @@ void add_points_options(CLI::App* app, PointsOptions& o) {
   g->excludes(g2);
 }
 
+release::EvaluationSpec to_evaluation_spec(const PointsOptions& o, const std::string& mask_file) {
+  const int given = !o.points_file.empty() + !o.grid.empty() + !o.grid2d.empty();
+  require(given == 1,
+          "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
+  require(mask_file.empty() || !o.grid2d.empty(), "--mask applies to --grid2d only");
+  if (!o.points_file.empty()) return release::FilePoints{o.points_file};
+  const bool one = !o.grid.empty();
+  Grid grid = Grid::parse(one ? o.grid : o.grid2d);
+  require(grid.dim() == (one ? 1 : 2),
+          one ? "--grid needs one axis lo:hi:m" : "--grid2d needs two axes lo:hi:nx,lo:hi:ny");
+  return release::GridPoints{std::move(grid), mask_file};
+}
+
 QueryPoints load_points(const PointsOptions& o, const std::vector<std::string>& names) {
   QueryPoints q;
   q.names = names;
   const int dim = static_cast<int>(names.size());
-  const int given = !o.points_file.empty() + !o.grid.empty() + !o.grid2d.empty();
-  require(given == 1,
-          "give exactly one of --points FILE, --grid lo:hi:m, --grid2d lo:hi:m,lo:hi:m");
-  if (!o.points_file.empty()) {
-    io::PointsFile file = io::read_points_file(o.points_file, names);
+  const auto spec = to_evaluation_spec(o);
+  if (const auto* f = std::get_if<release::FilePoints>(&spec)) {
+    io::PointsFile file = io::read_points_file(f->file, names);
     q.points = std::move(file.points);
     q.names = std::move(file.names);
     return q;
   }
-  const Grid grid = Grid::parse(o.grid.empty() ? o.grid2d : o.grid);
-  require(grid.dim() == (o.grid.empty() ? 2 : 1), o.grid.empty()
-                                                      ? "--grid2d needs two axes lo:hi:nx,lo:hi:ny"
-                                                      : "--grid needs one axis lo:hi:m");
+  const Grid& grid = std::get<release::GridPoints>(spec).grid;
   require(grid.dim() == dim,
           fmt::format("the grid has {} dimension(s) but the data have {}", grid.dim(), dim));
   q.points = grid.points();

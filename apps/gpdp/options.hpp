@@ -13,6 +13,7 @@
 #include "gpdp/grid.hpp"
 #include "gpdp/kernel.hpp"
 #include "gpdp/posterior.hpp"
+#include "gpdp/release/request.hpp"
 
 namespace gpdp::cli {
 
@@ -46,6 +47,10 @@ struct PointsOptions {
   std::string grid2d;
 };
 void add_points_options(CLI::App* app, PointsOptions& o);
+// The one place that checks "exactly one of --points/--grid/--grid2d" and parses the grid (with
+// the number of axes its flag promises); `mask_file` (--mask) only with --grid2d.
+release::EvaluationSpec to_evaluation_spec(const PointsOptions& o,
+                                           const std::string& mask_file = "");
 struct QueryPoints {
   Points points;
   std::optional<Grid> grid;        // set when the points form a regular grid

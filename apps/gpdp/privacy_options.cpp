@@ -8,17 +8,20 @@
 
 namespace gpdp::cli {
 
-void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size) {
-  if (with_size) {
+void add_mechanism_options(CLI::App* app, MechanismOptions& o, MechanismFlags flags) {
+  const bool full = flags == MechanismFlags::Full;
+  if (full) {
     app->add_option("--n", o.n, "Dataset size n ≥ 1 (replace-one neighbours)")->required();
     app->add_option("--dim", o.dim, "Covariate dimension d")->capture_default_str();
+    app->add_option("--domain", o.domain,
+                    "Covariate domain box lo:hi,... (default: the unit box [0,1]^d); sets κ");
   }
-  app->add_option("--domain", o.domain,
-                  "Covariate domain box lo:hi,... (default: the unit box [0,1]^d); sets κ");
   app->add_option("--kappa", o.kappa,
                   "Override κ = inf k(x,x') over the domain (in [0,1]; 0 is always safe)");
-  app->add_option("--M-Y", o.M_Y, "Response bound |y| ≤ M_Y (data must be clipped to it)")
-      ->capture_default_str();
+  if (full) {
+    app->add_option("--M-Y", o.M_Y, "Response bound |y| ≤ M_Y (data must be clipped to it)")
+        ->capture_default_str();
+  }
   app->add_option(
          "--sensitivity", o.sensitivity,
          "Mean-sensitivity lemma: b1 (generic), b1-sharp (generic, Lemma S.1: sharper; not the "
@@ -30,6 +33,7 @@ void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size) {
   app->add_option("--Vn", o.Vn, "A proven upper bound on V_n(r) (default: V̄_n, Proposition 3)");
   app->add_option("--Delta-n", o.Delta_n,
                   "A proven upper bound on Δ_n(r) (replaces --sensitivity; your proof, your risk)");
+  if (!full) return;  // a release draws posterior sample paths
   app->add_option("--mechanism", o.mechanism,
                   "posterior-sample (a GP posterior sample path, the paper's) or functional "
                   "(μ_D + s·g with g ~ GP(0, k), the classical functional Gaussian mechanism)")
@@ -38,36 +42,23 @@ void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size) {
                   "s of the functional mechanism μ_D + s·g (in model units)");
 }
 
-privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
-                                  const HyperOptions& h) {
+privacy::GpMechanism to_mechanism_parameters(const MechanismOptions& o, const KernelOptions& k,
+                                             const HyperOptions& h) {
   privacy::GpMechanism m;
-  require(o.n >= 1, fmt::format("--n must be ≥ 1, got {}", o.n));
-  require(o.dim >= 1, fmt::format("--dim must be ≥ 1, got {}", o.dim));
   require(std::isfinite(h.r) && h.r > 0, fmt::format("--r must be positive, got {}", h.r));
   require(!std::isnan(h.sigma) && h.sigma > 0,
           fmt::format("--sigma must be positive (or inf for the covariance-only bound), got {}",
                       h.sigma));
   require(std::isfinite(h.eta) && h.eta >= 0, fmt::format("--eta must be ≥ 0, got {}", h.eta));
-  require(std::isfinite(o.M_Y) && o.M_Y > 0, fmt::format("--M-Y must be positive, got {}", o.M_Y));
-  require(k.kernel != "exp1d" || o.dim == 1,
-          fmt::format("--kernel exp1d needs --dim 1, got --dim {}", o.dim));
   m.kernel = to_kernel(k);
-  m.dim = o.dim;
-  if (!o.domain.empty()) {
-    m.domain = Box::parse(o.domain);
-    require(m.domain->dim() == o.dim,
-            fmt::format("--domain has {} dimension(s) but --dim is {}", m.domain->dim(), o.dim));
-  }
   if (!std::isnan(o.kappa)) {
     require(o.kappa >= 0 && o.kappa <= 1,
             fmt::format("--kappa must lie in [0, 1], got {}", o.kappa));
     m.kappa = o.kappa;
   }
-  m.n = o.n;
   m.r = h.r;
   m.sigma = h.sigma;
   m.eta = h.eta;
-  m.M_Y = o.M_Y;
   if (!std::isnan(o.Vn)) {
     require(std::isfinite(o.Vn) && o.Vn >= 0, fmt::format("--Vn must be ≥ 0, got {}", o.Vn));
     m.user_Vn = o.Vn;
@@ -91,6 +82,25 @@ privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions
   } else {
     require(std::isnan(o.noise_scale), "--noise-scale belongs to --mechanism functional");
   }
+  return m;
+}
+
+privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
+                                  const HyperOptions& h) {
+  require(o.n >= 1, fmt::format("--n must be ≥ 1, got {}", o.n));
+  require(o.dim >= 1, fmt::format("--dim must be ≥ 1, got {}", o.dim));
+  require(std::isfinite(o.M_Y) && o.M_Y > 0, fmt::format("--M-Y must be positive, got {}", o.M_Y));
+  require(k.kernel != "exp1d" || o.dim == 1,
+          fmt::format("--kernel exp1d needs --dim 1, got --dim {}", o.dim));
+  privacy::GpMechanism m = to_mechanism_parameters(o, k, h);
+  m.dim = o.dim;
+  if (!o.domain.empty()) {
+    m.domain = Box::parse(o.domain);
+    require(m.domain->dim() == o.dim,
+            fmt::format("--domain has {} dimension(s) but --dim is {}", m.domain->dim(), o.dim));
+  }
+  m.n = o.n;
+  m.M_Y = o.M_Y;
   privacy::resolve_bounds(m);  // every remaining check, with the lemma applicability
   return m;
 }
@@ -104,12 +114,12 @@ std::string mechanism_parameters(const privacy::GpMechanism& m) {
 }
 
 void add_accounting_options(CLI::App* app, AccountingOptions& o) {
-  app->add_option("--draws", o.draws, "Number L of released sample paths (RDP composes: L·ε_α)")
+  app->add_option("--draws,-L", o.draws, "Number L of released sample paths (RDP composes: L·ε_α)")
       ->capture_default_str();
   app->add_option("--delta", o.delta, "δ of the (ε, δ) guarantee, 0 < δ < 1")->required();
   app->add_option("--conversion", o.conversion,
-                  "RDP→(ε,δ) conversion: mironov (the paper's) or cks (Canonne-Kamath-Steinke / "
-                  "Balle et al., tighter)")
+                  "RDP→(ε,δ) conversion: cks (Canonne-Kamath-Steinke / Balle et al.; the default "
+                  "everywhere, see docs/security.md) or mironov (the paper's, looser)")
       ->capture_default_str();
 }
 

@@ -4,7 +4,7 @@
 // from the shared groups in options.hpp; this adds what only the accountant needs. Usage:
 //   KernelOptions k; HyperOptions h; MechanismOptions m; AccountingOptions a;
 //   add_kernel_options(sub, k); add_hyper_options(sub, h);
-//   add_mechanism_options(sub, m);            // or (sub, m, false) when n, dim come from data
+//   add_mechanism_options(sub, m);            // or (sub, m, MechanismFlags::FromData) in release
 //   add_accounting_options(sub, a);
 //   ... after parsing: privacy::GpMechanism mech = to_mechanism(m, k, h);
 #include <CLI/CLI.hpp>
@@ -18,7 +18,7 @@
 namespace gpdp::cli {
 
 struct MechanismOptions {
-  long n = 0;          // --n (required when with_size)
+  long n = 0;          // --n (required with MechanismFlags::Full)
   int dim = 1;         // --dim
   std::string domain;  // --domain lo:hi,...; empty = unit box [0,1]^dim
   double kappa = std::numeric_limits<double>::quiet_NaN();  // --kappa override (NaN = from kernel)
@@ -30,11 +30,21 @@ struct MechanismOptions {
   std::string mechanism = "posterior-sample";  // --mechanism posterior-sample|functional
   double noise_scale = std::numeric_limits<double>::quiet_NaN();  // --noise-scale s (functional)
 };
-// Adds --n --dim (only when with_size), --domain --kappa --M-Y --sensitivity --rkhs-norm --Vn
-// --Delta-n --mechanism --noise-scale.
-void add_mechanism_options(CLI::App* app, MechanismOptions& o, bool with_size = true);
-// Validates (InputError naming the flag; PrivacyError when the lemma does not apply to the kernel).
-// σ = inf is allowed here (covariance-only bound); a release must refuse it itself.
+// Which flags describe the mechanism: all of them (account, calibrate, audit), or only those a
+// release does not read from its data and input description (n, dim, --domain, --M-Y; and the
+// mechanism kind: a release draws posterior sample paths).
+enum class MechanismFlags { Full, FromData };
+// Full: --n --dim --domain --kappa --M-Y --sensitivity --rkhs-norm --Vn --Delta-n --mechanism
+// --noise-scale; FromData: --kappa --sensitivity --rkhs-norm --Vn --Delta-n.
+void add_mechanism_options(CLI::App* app, MechanismOptions& o,
+                           MechanismFlags flags = MechanismFlags::Full);
+// The public parameters the flags give (kind, kernel, θ, η or s, sensitivity lemma, κ / V_n / Δ_n
+// / B overrides), validated one by one (InputError naming the flag); n, dim, domain, M_Y unset.
+privacy::GpMechanism to_mechanism_parameters(const MechanismOptions& o, const KernelOptions& k,
+                                             const HyperOptions& h);
+// The whole mechanism (with n, dim, domain, M_Y), validated (InputError naming the flag;
+// PrivacyError when the lemma does not apply to the kernel). σ = inf is allowed here
+// (covariance-only bound); a release refuses it itself.
 privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
                                   const HyperOptions& h);
 
@@ -45,7 +55,7 @@ std::string mechanism_parameters(const privacy::GpMechanism& m);
 struct AccountingOptions {
   long draws = 1;                                           // --draws L
   double delta = std::numeric_limits<double>::quiet_NaN();  // --delta (required)
-  std::string conversion = "mironov";                       // --conversion mironov|cks
+  std::string conversion = "cks";                           // --conversion cks|mironov
 };
 void add_accounting_options(CLI::App* app, AccountingOptions& o);
 // Checks L ≥ 1 and 0 < δ < 1; returns the conversion.

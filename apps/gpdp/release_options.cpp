@@ -33,8 +33,8 @@ void add_input_flags(CLI::App* app, InputFlags& f) {
                   "of the domain's centre)");
 }
 
-release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f,
-                                 const CLI::App* app) {
+release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, const CLI::App* app,
+                                 bool require_domain) {
   release::InputSpec spec;
   if (!f.config.empty()) spec = release::load_input_config(f.config, spec);
   const auto given = [app](const char* flag) { return app->count(flag) > 0; };
@@ -50,7 +50,7 @@ release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f,
   if (given("--model-crs")) spec.model_crs = f.model_crs;
   require(!spec.scale || *spec.scale > 0, "--scale must be positive");
   require(spec.M_Y > 0, "--M-Y must be positive");
-  require(spec.domain.has_value(),
+  require(spec.domain.has_value() || !require_domain,
           "--domain lo:hi,... is required (the covariate domain is declared, never inferred from "
           "the private data)");
   return spec;

@@ -23,7 +23,10 @@ struct InputFlags {
 };
 void add_input_flags(CLI::App* app, InputFlags& f);
 // The config file (if any) first, then every flag given on the command line on top of it.
-release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, const CLI::App* app);
+// `require_domain`: the domain must be declared (every release; not `ledger migrate`, which only
+// reads the records).
+release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, const CLI::App* app,
+                                 bool require_domain = true);
 
 struct PathKeyFlags {
   std::string key_file;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,5 +62,12 @@ class SecureRng final : public Rng {
   std::array<std::uint64_t, 512> buffer_{};
   std::size_t pos_ = 512;
 };
+
+// The generator of a release or a query: SecureRng, or with `insecure_seed` a SeededRng (tests and
+// reproducible runs only: NOT private).
+std::unique_ptr<Rng> make_rng(const std::optional<std::uint64_t>& insecure_seed);
+
+// 16 random bytes from the OS CSPRNG as 32 hex digits (ids of releases and kept paths).
+std::string random_hex_id();
 
 }  // namespace gpdp

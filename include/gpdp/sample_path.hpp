@@ -17,13 +17,17 @@
 #include "gpdp/grid.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/rng.hpp"
+#include "gpdp/sampler.hpp"
 
 namespace gpdp {
 
 class SamplePath {
  public:
-  // A fresh path of f_D + g, g ~ GP(0, η² k) (η = 0: f_D alone); nothing answered yet.
-  explicit SamplePath(Posterior posterior, double eta = 0.0);
+  // A fresh path of f_D + g, g ~ GP(0, η² k) (η = 0: f_D alone); nothing answered yet. Its first
+  // draw uses `method` (an inapplicable method is an InputError from sample()); later draws are
+  // conditional on the answered values and choose their own exact method.
+  explicit SamplePath(Posterior posterior, double eta = 0.0,
+                      SamplerMethod method = SamplerMethod::Auto);
   // A path that has already answered f(points) = values (a saved state).
   SamplePath(Posterior posterior, double eta, Points points, Eigen::VectorXd values);
 
@@ -49,6 +53,7 @@ class SamplePath {
 
   Posterior posterior_;
   double eta_;
+  SamplerMethod method_ = SamplerMethod::Auto;
   Points points_;
   Eigen::VectorXd values_;
   std::map<std::vector<double>, Eigen::Index> index_;  // exact coordinates -> row of points_

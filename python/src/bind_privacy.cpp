@@ -13,6 +13,7 @@
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/privacy/rdp.hpp"
+#include "gpdp/privacy/risk.hpp"
 
 namespace gpdp::python {
 
@@ -165,10 +166,32 @@ void bind_accountant(py::module_& m) {
       .def(
           "compose",
           [](Accountant& a, const GpMechanism& g, long count) -> Accountant& {
-            return a.add(rdp_curve(g), count);
+            return a.add(g, count);
           },
           py::arg("mechanism"), py::arg("count") = 1, py::return_value_policy::reference_internal,
           "Adds `count` independent (possibly adaptive) releases; returns self.")
+      .def(
+          "record",
+          [](const Accountant& a) {
+            return py::module_::import("json").attr("loads")(a.record().dump());
+          },
+          "The events composed so far as the versioned record the ledger stores (a dict).")
+      .def_static(
+          "replay",
+          [](const py::dict& record) {
+            const std::string text = py::str(py::module_::import("json").attr("dumps")(record));
+            return Accountant::replay(nlohmann::json::parse(text), "record");
+          },
+          py::arg("record"), "The accountant that composed the events of `record`.")
+      .def(
+          "attack_risk",
+          [](const Accountant& a, double delta, const std::string& c) {
+            const auto risk = attack_risk(a, a.epsilon(delta, parse_conversion(c)));
+            return py::module_::import("json").attr("loads")(to_json(risk).dump());
+          },
+          py::arg("delta"), py::arg("conversion") = "cks",
+          "Largest membership-attack TPR at FPR 0.001, 0.01, 0.1: tpr_at_fpr, with the RDP-region "
+          "and (epsilon, delta) bounds it is the smaller of.")
       .def(
           "compose",
           [](Accountant& a, const RdpCurve& c, long count) -> Accountant& {
@@ -188,25 +211,25 @@ void bind_accountant(py::module_& m) {
           [](const Accountant& a, double delta, const std::string& c) {
             return a.epsilon(delta, parse_conversion(c));
           },
-          py::arg("delta"), py::arg("conversion") = "mironov", "The full (ε, δ) statement at δ.")
+          py::arg("delta"), py::arg("conversion") = "cks", "The full (ε, δ) statement at δ.")
       .def(
           "delta",
           [](const Accountant& a, double eps, const std::string& c) {
             return a.delta(eps, parse_conversion(c));
           },
-          py::arg("epsilon"), py::arg("conversion") = "mironov")
+          py::arg("epsilon"), py::arg("conversion") = "cks")
       .def(
           "get_epsilon",
           [](const Accountant& a, double delta, const std::string& c) {
             return a.epsilon(delta, parse_conversion(c)).epsilon;
           },
-          py::arg("target_delta"), py::arg("conversion") = "mironov")
+          py::arg("target_delta"), py::arg("conversion") = "cks")
       .def(
           "get_delta",
           [](const Accountant& a, double eps, const std::string& c) {
             return a.delta(eps, parse_conversion(c)).delta;
           },
-          py::arg("target_epsilon"), py::arg("conversion") = "mironov")
+          py::arg("target_epsilon"), py::arg("conversion") = "cks")
       .def_property_readonly("description", &Accountant::description);
 }
 
@@ -231,7 +254,7 @@ void bind_calibration(py::module_& m) {
         return account(g, draws, delta, parse_conversion(c));
       },
       py::arg("mechanism"), py::kw_only(), py::arg("draws") = 1, py::arg("delta"),
-      py::arg("conversion") = "mironov", "ε(δ) of `draws` independent releases.");
+      py::arg("conversion") = "cks", "ε(δ) of `draws` independent releases.");
   m.def(
       "calibrate",
       [](const GpMechanism& g, const std::string& solve, double epsilon, double delta, long draws,
@@ -240,7 +263,7 @@ void bind_calibration(py::module_& m) {
                          CalibrationTarget{epsilon, delta, parse_conversion(c)});
       },
       py::arg("mechanism"), py::kw_only(), py::arg("solve") = "r", py::arg("epsilon"),
-      py::arg("delta"), py::arg("draws") = 1, py::arg("conversion") = "mironov",
+      py::arg("delta"), py::arg("draws") = 1, py::arg("conversion") = "cks",
       "The smallest r / eta / sigma, or the largest number of draws, meeting (epsilon, delta); "
       "raises PrivacyError when infeasible.");
 }

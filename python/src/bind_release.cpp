@@ -48,37 +48,48 @@ void bind_release(py::module_& m) {
   m.def(
       "run",
       [](const std::string& data, const std::string& out_dir, const py::dict& input,
-         const std::string& kernel, double ell, double r, double sigma, double eta,
-         const std::string& lemma, int draws, double delta, const std::string& conversion,
-         std::optional<double> target_epsilon, const std::string& solve, double threshold,
-         double vote_cutoff, std::optional<std::string> grid, const std::string& points,
-         const std::string& method, const std::string& image_format, const std::string& ledger,
-         std::optional<std::pair<double, double>> budget,
-         std::optional<std::uint64_t> insecure_seed) {
+         const std::string& dataset, const std::string& ledger, const std::string& kernel,
+         double ell, double r, double sigma, double eta, const std::string& sensitivity, int draws,
+         double delta, const std::string& conversion, std::optional<double> target_epsilon,
+         const std::string& solve, double threshold, double vote_cutoff,
+         std::optional<std::string> grid, const std::string& points, const std::string& sampler,
+         const std::string& image_format, const std::string& ledger_key,
+         std::optional<std::pair<double, double>> budget, const std::vector<double>& budget_orders,
+         bool new_dataset_despite_overlap, std::optional<std::uint64_t> insecure_seed) {
         ReleaseRequest q;
         q.data_path = data;
         q.out_dir = out_dir;
         const std::string text = py::str(py::module_::import("json").attr("dumps")(input));
         q.input = parse_input_config(text, "input");
-        q.kernel = kernel;
-        q.ell = ell;
-        q.r = r;
-        q.sigma = sigma;
-        q.eta = eta;
-        q.lemma = privacy::parse_sensitivity_lemma(lemma);
+        q.dataset = dataset;
+        q.new_dataset_despite_overlap = new_dataset_despite_overlap;
+        q.mechanism.kernel = Kernel::from_name(kernel, ell);
+        q.mechanism.r = r;
+        q.mechanism.sigma = sigma;
+        q.mechanism.eta = eta;
+        q.mechanism.lemma = privacy::parse_sensitivity_lemma(sensitivity);
         q.draws = draws;
         q.delta = delta;
         q.conversion = privacy::parse_conversion(conversion);
-        q.target_epsilon = target_epsilon;
-        q.solve = solve;
+        if (target_epsilon) {
+          q.calibration = CalibrationGoal{
+              privacy::parse_calibration_parameter(solve.empty() ? "r" : solve), *target_epsilon};
+        }
         q.threshold = threshold;
         q.vote_cutoff = vote_cutoff;
-        if (grid) q.grid = Grid::parse(*grid);
-        q.points_file = points;
-        q.method = parse_sampler_method(method);
-        q.image_format = image_format;
+        if (grid) {
+          q.evaluation = GridPoints{Grid::parse(*grid), ""};
+        } else {
+          q.evaluation = FilePoints{points};
+        }
+        q.sampler = parse_sampler_method(sampler);
+        q.image_format = parse_image_format(image_format);
         q.ledger_path = ledger;
-        if (budget) q.budget = Budget{budget->first, budget->second};
+        q.ledger_key_path = ledger_key;
+        if (budget) {
+          q.budget = Budget{budget->first, budget->second};
+          q.budget_orders = budget_orders;
+        }
         q.insecure_seed = insecure_seed;
         ReleaseOutcome o;
         {
@@ -91,17 +102,21 @@ void bind_release(py::module_& m) {
         d["files"] = o.files;
         return d;
       },
-      py::kw_only(), py::arg("data"), py::arg("out_dir"), py::arg("input"),
-      py::arg("kernel") = "exp", py::arg("ell") = 1.0, py::arg("r") = 1.0, py::arg("sigma") = 1.0,
-      py::arg("eta") = 0.0, py::arg("lemma") = "b1", py::arg("draws") = 1, py::arg("delta"),
-      py::arg("conversion") = "cks", py::arg("target_epsilon") = py::none(), py::arg("solve") = "",
-      py::arg("threshold") = 0.0, py::arg("vote_cutoff") = 0.5, py::arg("grid") = py::none(),
-      py::arg("points") = "", py::arg("method") = "auto", py::arg("image_format") = "png",
-      py::arg("ledger") = "", py::arg("budget") = py::none(), py::arg("insecure_seed") = py::none(),
+      py::kw_only(), py::arg("data"), py::arg("out_dir"), py::arg("input"), py::arg("dataset"),
+      py::arg("ledger"), py::arg("kernel") = "exp", py::arg("ell") = 1.0, py::arg("r") = 1.0,
+      py::arg("sigma") = 1.0, py::arg("eta") = 0.0, py::arg("sensitivity") = "b1",
+      py::arg("draws") = 1, py::arg("delta"), py::arg("conversion") = "cks",
+      py::arg("target_epsilon") = py::none(), py::arg("solve") = "", py::arg("threshold") = 0.0,
+      py::arg("vote_cutoff") = 0.5, py::arg("grid") = py::none(), py::arg("points") = "",
+      py::arg("sampler") = "auto", py::arg("image_format") = "png", py::arg("ledger_key") = "",
+      py::arg("budget") = py::none(), py::arg("budget_orders") = std::vector<double>{},
+      py::arg("new_dataset_despite_overlap") = false, py::arg("insecure_seed") = py::none(),
       "A certified release (the `gpdp release` command): validates, accounts (optionally "
-      "calibrating r or eta to target_epsilon), draws with the secure RNG, records the ledger, "
-      "then writes out_dir atomically. input: the --config JSON object, e.g. "
-      "{'x': ['x1'], 'y': 'y', 'domain': '0:1', 'M_Y': 1}. Returns summary, certificate, files.");
+      "calibrating r or eta to target_epsilon), draws with the secure RNG, records the release "
+      "under the named dataset in the ledger (identity by records, Rényi filter), then writes "
+      "out_dir atomically. input: the --config JSON object, e.g. "
+      "{'x': ['x1'], 'y': 'y', 'domain': '0:1', 'M_Y': 1}. Errors name these keyword arguments. "
+      "Returns summary, certificate, files.");
 }
 
 }  // namespace gpdp::python

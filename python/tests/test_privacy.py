@@ -43,8 +43,9 @@ def test_accountant_shape_and_inverse():
     assert acc.compose(mech, count=2) is acc  # chaining, as dp_accounting
     acc.compose(mech)
     assert acc.total_releases == 3
-    eps = acc.get_epsilon(1e-5)
-    assert acc.get_delta(eps) == pytest.approx(1e-5, rel=1e-6)
+    eps = acc.get_epsilon(1e-5, "mironov")
+    assert acc.get_delta(eps, "mironov") == pytest.approx(1e-5, rel=1e-6)
+    assert acc.get_epsilon(1e-5) == acc.get_epsilon(1e-5, "cks")  # the one default
     three = Accountant().compose(mech, count=3)
     assert three.get_epsilon(1e-5, conversion="cks") == acc.get_epsilon(1e-5, "cks")
     assert acc.get_epsilon(1e-5, "cks") < eps  # CKS is tighter

@@ -18,8 +18,8 @@ def test_release_round_trip(tmp_path, data_1d):
     ledger = tmp_path / "ledger.sqlite"
     out = gpdp.release.run(
         data=str(data), out_dir=str(tmp_path / "rel1"), input={"x": ["x1"], "y": "y", "domain": "0:1"},
-        kernel="exp", ell=0.3, r=1.0, sigma=1.0, lemma="b7", delta=1e-5, target_epsilon=1.0,
-        solve="r", grid="0:1:50", ledger=str(ledger), budget=(1.05, 1e-4))
+        dataset="train", kernel="exp", ell=0.3, r=1.0, sigma=1.0, sensitivity="b7", delta=1e-5,
+        target_epsilon=1.0, solve="r", grid="0:1:50", ledger=str(ledger), budget=(1.05, 1e-4))
     folder = tmp_path / "rel1"
     files = out["files"]  # names inside the output folder
     assert files and all((folder / f).is_file() for f in files)
@@ -37,7 +37,15 @@ def test_release_round_trip(tmp_path, data_1d):
     with pytest.raises(gpdp.PrivacyError):
         gpdp.release.run(
             data=str(data), out_dir=str(tmp_path / "rel2"),
-            input={"x": ["x1"], "y": "y", "domain": "0:1"}, kernel="exp", ell=0.3, r=1.0,
-            sigma=1.0, lemma="b7", delta=1e-5, target_epsilon=1.0, solve="r", grid="0:1:50",
-            ledger=str(ledger), budget=(1.05, 1e-4))
+            input={"x": ["x1"], "y": "y", "domain": "0:1"}, dataset="train", kernel="exp",
+            ell=0.3, r=1.0, sigma=1.0, sensitivity="b7", delta=1e-5, target_epsilon=1.0,
+            solve="r", grid="0:1:50", ledger=str(ledger), budget=(1.05, 1e-4))
     assert not (tmp_path / "rel2").exists()
+    # The certificate states the attack risk, and errors name the keyword arguments.
+    assert set(cert["risk"]["tpr_at_fpr"]) == {"0.001", "0.01", "0.1"}
+    assert cert["dataset"]["name"] == "train"
+    with pytest.raises(gpdp.InputError, match="delta must lie in"):
+        gpdp.release.run(
+            data=str(data), out_dir=str(tmp_path / "rel3"),
+            input={"x": ["x1"], "y": "y", "domain": "0:1"}, dataset="train", ledger=str(ledger),
+            delta=0.0, grid="0:1:50")

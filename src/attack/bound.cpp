@@ -22,9 +22,7 @@ privacy::GpMechanism attack_mechanism(const ShadowSetting& setting, double r, do
 privacy::Guarantee attack_guarantee(const ShadowSetting& setting, double r, double sigma, int draws,
                                     double delta, privacy::Conversion conversion) {
   require(draws >= 1, fmt::format("attack: the bound needs L ≥ 1 draws, got {}", draws));
-  privacy::Accountant acc;
-  acc.add(privacy::rdp_curve(attack_mechanism(setting, r, sigma)), draws);
-  return acc.epsilon(delta, conversion);
+  return privacy::account(attack_mechanism(setting, r, sigma), draws, delta, conversion);
 }
 
 }  // namespace gpdp::attack

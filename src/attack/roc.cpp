@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "gpdp/error.hpp"
+#include "gpdp/privacy/risk.hpp"
 
 namespace gpdp::attack {
 
@@ -136,10 +137,7 @@ double clopper_pearson_upper(long k, long n, double a) {
 }
 
 double dp_max_tpr(double fpr, double epsilon, double delta) {
-  const double e = std::exp(epsilon);
-  const double a = e * fpr + delta;
-  const double b = 1.0 - (1.0 - delta - fpr) / e;
-  return std::clamp(std::min(a, b), 0.0, 1.0);
+  return privacy::tpr_bound_epsilon_delta(fpr, epsilon, delta);
 }
 
 EmpiricalEpsilon empirical_epsilon(const std::vector<double>& shadow_in,

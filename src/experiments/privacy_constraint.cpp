@@ -23,9 +23,7 @@ double ExcursionPrivacy::epsilon(const Theta& theta) const {
   m.sigma = theta.sigma;
   m.M_Y = M_Y;
   m.lemma = sensitivity();
-  privacy::Accountant accountant;
-  accountant.add(privacy::rdp_curve(m), paths);
-  const double eps = accountant.epsilon(delta, conversion).epsilon;
+  const double eps = privacy::account(m, paths, delta, conversion).epsilon;
   return std::isfinite(eps) ? eps : std::numeric_limits<double>::infinity();
 }
 

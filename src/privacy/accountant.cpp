@@ -3,116 +3,23 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/math/tools/minima.hpp>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <numeric>
 
 #include "gpdp/error.hpp"
+#include "gpdp/privacy/order_search.hpp"
 
 namespace gpdp::privacy {
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// Maps t ∈ [t_lo, t_hi] onto the open range (1, α_max) so that both ends are resolved:
-//   α_max finite:  α = 1 + (α_max−1)·s(t), s = logistic(t); near α_max it is computed as
-//                  α_max − (α_max−1)(1−s) so the distance to the end keeps full precision.
-//   α_max = +∞:    α = 1 + e^t.
-// The scanned range stops where α − 1 ≈ 1e-15 (below that, α rounds to 1 in double) and a few ulps
-// below α_max.
-class OrderMap {
- public:
-  explicit OrderMap(double alpha_max) : alpha_max_(alpha_max), span_(alpha_max - 1.0) {
-    if (std::isinf(alpha_max)) {
-      t_lo_ = std::log(1e-15);
-      t_hi_ = std::log(1e15);
-      return;
-    }
-    const double s_lo = std::clamp(1e-15 / span_, 1e-300, 1e-3);
-    const double s_hi =
-        std::clamp(16.0 * std::numeric_limits<double>::epsilon() * alpha_max / span_, 1e-300, 1e-3);
-    t_lo_ = std::log(s_lo) - std::log1p(-s_lo);
-    t_hi_ = std::log1p(-s_hi) - std::log(s_hi);
-  }
-  double t_lo() const { return t_lo_; }
-  double t_hi() const { return t_hi_; }
-  double alpha(double t) const {
-    if (std::isinf(alpha_max_)) return 1.0 + std::exp(t);
-    if (t < 0) {
-      const double e = std::exp(t);
-      return 1.0 + span_ * (e / (1.0 + e));
-    }
-    const double e = std::exp(-t);
-    return alpha_max_ - span_ * (e / (1.0 + e));
-  }
-
- private:
-  double alpha_max_, span_;
-  double t_lo_ = 0.0, t_hi_ = 0.0;
-};
-
-struct Minimum {
-  double alpha = 0.0;
-  double value = kInf;
-  bool pinned_low = false;
-  bool pinned_high = false;
-};
-
-// Minimises objective(α) over the open range (1, α_max): scan + Brent around the best local minima.
-template <class F>
-Minimum minimise_over_orders(double alpha_max, F objective) {
-  const OrderMap map(alpha_max);
-  constexpr int kScan = 257;
-  std::vector<double> ts(kScan), fs(kScan);
-  for (int i = 0; i < kScan; ++i) {
-    ts[i] = map.t_lo() + (map.t_hi() - map.t_lo()) * i / (kScan - 1);
-    fs[i] = objective(map.alpha(ts[i]));
-  }
-  std::vector<int> local;
-  for (int i = 0; i < kScan; ++i) {
-    if (!std::isfinite(fs[i])) continue;
-    const double left = i > 0 ? fs[i - 1] : kInf;
-    const double right = i + 1 < kScan ? fs[i + 1] : kInf;
-    if (fs[i] <= left && fs[i] <= right) local.push_back(i);
-  }
-  if (local.empty()) {
-    throw PrivacyError(
-        fmt::format("no admissible Rényi order in (1, {}) gives a finite bound", alpha_max));
-  }
-  std::sort(local.begin(), local.end(), [&](int a, int b) { return fs[a] < fs[b]; });
-  if (local.size() > 4) local.resize(4);
-
-  Minimum best;
-  const int best_index = local.front();
-  best.alpha = map.alpha(ts[best_index]);
-  best.value = fs[best_index];
-  best.pinned_low = best_index == 0;
-  best.pinned_high = best_index == kScan - 1;
-  auto finite_objective = [&](double t) {
-    const double v = objective(map.alpha(t));
-    return std::isfinite(v) ? v : std::numeric_limits<double>::max();
-  };
-  for (const int i : local) {
-    const double a = ts[std::max(i - 1, 0)];
-    const double b = ts[std::min(i + 1, kScan - 1)];
-    std::uintmax_t iterations = 200;
-    const auto [t, v] = boost::math::tools::brent_find_minima(
-        finite_objective, a, b, std::numeric_limits<double>::digits, iterations);
-    if (v < best.value) {
-      best.value = v;
-      best.alpha = map.alpha(t);
-      best.pinned_low = i == 0 && t <= ts[1];
-      best.pinned_high = i == kScan - 1 && t >= ts[kScan - 2];
-    }
-  }
-  return best;
-}
+constexpr const char* kRecordFormat = "gpdp-privacy-record";
+constexpr int kRecordVersion = 1;
 
 // The parts of a Guarantee common to ε(δ) and δ(ε): the optimal order and where it lies.
-Guarantee at_order(const Accountant& acc, const Minimum& m, Conversion c) {
+Guarantee at_order(const Accountant& acc, const OrderMinimum& m, Conversion c) {
   Guarantee g;
   g.alpha = m.alpha;
   g.rdp = acc.rdp(m.alpha);
@@ -169,8 +76,49 @@ std::string Guarantee::note() const {
 
 Accountant& Accountant::add(RdpCurve curve, long count) {
   require(count >= 1, fmt::format("number of releases must be ≥ 1, got {}", count));
-  entries_.push_back({std::move(curve), count});
+  entries_.push_back({std::move(curve), count, std::nullopt});
   return *this;
+}
+
+Accountant& Accountant::add(const Event& event) {
+  require(event.count >= 1, fmt::format("number of releases must be ≥ 1, got {}", event.count));
+  entries_.push_back({rdp_curve(event.mechanism), event.count, event.mechanism});
+  return *this;
+}
+
+Accountant& Accountant::add(const Accountant& other) {
+  entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
+  return *this;
+}
+
+std::vector<Event> Accountant::events() const {
+  std::vector<Event> out;
+  for (const auto& e : entries_) {
+    require(e.mechanism.has_value(),
+            fmt::format("accountant: '{}' was added as a bare RDP curve and cannot be recorded",
+                        e.curve.description()));
+    out.push_back({*e.mechanism, e.count});
+  }
+  return out;
+}
+
+nlohmann::json Accountant::record() const {
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : this->events()) events.push_back(to_json(e));
+  return {{"format", kRecordFormat}, {"version", kRecordVersion}, {"events", events}};
+}
+
+Accountant Accountant::replay(const nlohmann::json& record, const std::string& source) {
+  const bool ours = record.is_object() && record.value("format", "") == kRecordFormat &&
+                    record.contains("events") && record["events"].is_array();
+  require(ours, fmt::format("{}: not a gpdp privacy record", source));
+  const auto version = record.value("version", 0);
+  require(version == kRecordVersion,
+          fmt::format("{}: privacy record version {} (this gpdp reads version {})", source, version,
+                      kRecordVersion));
+  Accountant acc;
+  for (const auto& e : record["events"]) acc.add(event_from_json(e, source));
+  return acc;
 }
 
 long Accountant::total_releases() const {
@@ -197,7 +145,7 @@ double Accountant::rdp(double alpha) const {
 Guarantee Accountant::epsilon(double delta, Conversion c) const {
   require(!entries_.empty(), "accountant: nothing to account (no release added)");
   require(delta > 0 && delta < 1, fmt::format("δ must lie in (0, 1), got {}", delta));
-  const Minimum m = minimise_over_orders(alpha_max(), [&](double alpha) {
+  const OrderMinimum m = minimise_over_orders(alpha_max(), [&](double alpha) {
     const double R = rdp(alpha);
     return std::isinf(R) ? kInf : epsilon_at_order(R, alpha, delta, c);
   });
@@ -213,7 +161,7 @@ Guarantee Accountant::delta(double epsilon, Conversion c) const {
   require(!entries_.empty(), "accountant: nothing to account (no release added)");
   require(std::isfinite(epsilon) && epsilon >= 0,
           fmt::format("ε must be finite and ≥ 0, got {}", epsilon));
-  const Minimum m = minimise_over_orders(alpha_max(), [&](double alpha) {
+  const OrderMinimum m = minimise_over_orders(alpha_max(), [&](double alpha) {
     const double R = rdp(alpha);
     return std::isinf(R) ? kInf : log_delta_at_order(R, alpha, epsilon, c);
   });
@@ -228,6 +176,12 @@ std::string Accountant::description() const {
   std::string s;
   for (const auto& e : entries_) s += fmt::format("{} × {}\n", e.count, e.curve.description());
   return s;
+}
+
+Guarantee account(const GpMechanism& m, long draws, double delta, Conversion c) {
+  Accountant acc;
+  acc.add(m, draws);
+  return acc.epsilon(delta, c);
 }
 
 }  // namespace gpdp::privacy

@@ -287,13 +287,16 @@ AuditSearch parse_audit_search(const std::string& name) {
 }
 
 AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& progress) {
-  require(m.kernel.has_value(), "audit: needs a concrete kernel (--kernel, --ell)");
+  require_parameter(m.kernel.has_value(), "kernel", "audit: needs a concrete kernel");
   require(std::isfinite(m.sigma),
           "audit: needs a finite σ (the auditor samples concrete posteriors)");
-  require(s.restarts >= 0 && s.max_evals >= 1 && s.extra_test_points >= 0,
-          "audit: --restarts must be ≥ 0, --evals ≥ 1 and --test-points ≥ 0");
-  require(s.extra_test_points <= 50,
-          fmt::format("audit: at most 50 extra test points, got {}", s.extra_test_points));
+  if (s.restarts < 0 || s.max_evals < 1 || s.extra_test_points < 0) {
+    throw ParameterError({"restarts", "max_evals", "extra_test_points"},
+                         "audit: restarts must be ≥ 0, max_evals ≥ 1 and extra_test_points ≥ 0");
+  }
+  require_parameter(
+      s.extra_test_points <= 50, "extra_test_points",
+      fmt::format("audit: extra_test_points must be at most 50, got {}", s.extra_test_points));
   require(s.threads >= 0, fmt::format("audit: threads must be ≥ 0, got {}", s.threads));
   // Lemma B.8's responses y = f*(x) are not free variables, and the functional mechanism's process
   // divergence has no gradient here: both keep the original search.
@@ -303,8 +306,8 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& 
   const long max_n = search == AuditSearch::Subplex ? 50 : 400;
   require(m.n <= max_n, fmt::format("audit: n = {} is too large for the {} search (≤ {})", m.n,
                                     to_string(search), max_n));
-  require(search == AuditSearch::Gradient || s.restarts >= 1,
-          "audit: the subplex search needs --restarts ≥ 1");
+  require_parameter(search == AuditSearch::Gradient || s.restarts >= 1, "restarts",
+                    "audit: the subplex search needs restarts ≥ 1");
   const auto bounds = resolve_bounds(m);
   const RdpCurve curve = rdp_curve(m, bounds);
   const Box box = m.domain ? *m.domain : Box::unit(m.dim);
@@ -313,9 +316,7 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& 
   report.search = search;
   report.draws = s.draws;
   report.sensitivity_proven = bounds.Delta_n;
-  Accountant acc;
-  acc.add(curve, s.draws);
-  report.proven = acc.epsilon(s.delta, s.conversion);
+  report.proven = account(m, s.draws, s.delta, s.conversion);
   const std::vector<double> alphas = audit_orders(s, curve, report.proven.alpha);
   SeededRng rng(s.seed);
   report.rng = rng.description();

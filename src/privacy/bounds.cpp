@@ -216,9 +216,10 @@ double mean_sensitivity_b7(double r, double Vn, double M_Y) {
 double mean_sensitivity_b8(double r, double Vn, double rkhs_norm) {
   check_common(1, r);
   check_vn(Vn);
-  require(std::isfinite(rkhs_norm) && rkhs_norm >= 0,
-          fmt::format("Lemma B.8 needs an RKHS norm bound B = ‖f*‖_H ≥ 0 (--rkhs-norm), got {}",
-                      rkhs_norm));
+  require_parameter(
+      std::isfinite(rkhs_norm) && rkhs_norm >= 0, "rkhs_norm",
+      fmt::format("Lemma B.8 needs an RKHS norm bound B = ‖f*‖_H ≥ 0 (rkhs_norm), got {}",
+                  rkhs_norm));
   return 2.0 * rkhs_norm * Vn / (r * r + Vn);
 }
 

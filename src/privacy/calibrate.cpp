@@ -69,12 +69,6 @@ std::optional<Crossing> first_crossing(F eps, double lo, double hi, double targe
 
 }  // namespace
 
-Guarantee account(const GpMechanism& m, long draws, double delta, Conversion c) {
-  Accountant acc;
-  acc.add(rdp_curve(m), draws);
-  return acc.epsilon(delta, c);
-}
-
 std::string to_string(CalibrationParameter p) {
   switch (p) {
     case CalibrationParameter::R:
@@ -97,7 +91,8 @@ CalibrationParameter parse_calibration_parameter(const std::string& name) {
   if (name == "draws" || name == "L") return CalibrationParameter::Draws;
   if (name == "sigma") return CalibrationParameter::Sigma;
   if (name == "noise") return CalibrationParameter::Noise;
-  throw InputError(fmt::format("--solve must be r, eta, draws, sigma or noise, got '{}'", name));
+  throw ParameterError({"solve"},
+                       fmt::format("solve must be r, eta, draws, sigma or noise, got '{}'", name));
 }
 
 Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter what,

@@ -112,14 +112,8 @@ InputSpec load_input_config(const std::string& path, InputSpec base) {
   return parse_input_config(io::read_file(path), path, std::move(base));
 }
 
-PreparedData prepare_data_from_text(const std::string& text, const std::string& source,
-                                    const InputSpec& spec) {
-  require(spec.domain.has_value(),
-          "the covariate domain must be declared (--domain lo:hi,...); it is never inferred from "
-          "the private data");
-  require(spec.M_Y > 0 && std::isfinite(spec.M_Y),
-          fmt::format("--M-Y must be positive, got {}", spec.M_Y));
-  require(!spec.scale || *spec.scale > 0, "--scale must be positive");
+RawRecords parse_records(const std::string& text, const std::string& source,
+                         const InputSpec& spec) {
   const auto table = io::parse_csv(text, source);
   require(!table.rows.empty(), fmt::format("{}: no data rows after the header", source));
   std::vector<std::string> covariates = spec.x_columns;
@@ -129,19 +123,45 @@ PreparedData prepare_data_from_text(const std::string& text, const std::string& 
       if (std::find(table.header.begin(), table.header.end(), name) == table.header.end()) break;
       covariates.push_back(name);
     }
-    require(!covariates.empty(),
-            fmt::format("{}: no covariate columns x1, x2, ... (name them with --x)", source));
+    require_parameter(
+        !covariates.empty(), "x",
+        fmt::format("{}: no covariate columns x1, x2, ... (name them with x)", source));
   }
+  RawRecords r;
+  r.sha256 = sha256_hex(text);
+  r.file_bytes = text.size();
+  r.X = table.numeric(covariates);
+  r.raw_response = table.numeric({spec.y_column}).col(0);
+  r.covariate_names = covariates;
+  r.line_numbers = table.line_numbers;
+  return r;
+}
+
+RawRecords read_records(const std::string& path, const InputSpec& spec) {
+  return parse_records(io::read_file(path), path, spec);
+}
+
+PreparedData prepare_data_from_text(const std::string& text, const std::string& source,
+                                    const InputSpec& spec) {
+  require_parameter(spec.domain.has_value(), "domain",
+                    "domain (lo:hi per axis) must be declared; it is never inferred from the "
+                    "private data");
+  require_parameter(spec.M_Y > 0 && std::isfinite(spec.M_Y), "M_Y",
+                    fmt::format("M_Y must be positive, got {}", spec.M_Y));
+  require_parameter(!spec.scale || *spec.scale > 0, "scale", "scale must be positive");
+  RawRecords records = parse_records(text, source, spec);
   PreparedData out;
-  out.sha256 = sha256_hex(text);
-  out.file_bytes = text.size();
+  out.sha256 = records.sha256;
+  out.file_bytes = records.file_bytes;
+  out.raw_covariates = records.X;
+  out.raw_response = records.raw_response;
   Dataset& d = out.data;
   d.source = source;
-  d.X = table.numeric(covariates);
-  d.y = table.numeric({spec.y_column}).col(0);
-  d.covariate_names = covariates;
+  d.X = std::move(records.X);
+  d.y = std::move(records.raw_response);
+  d.covariate_names = std::move(records.covariate_names);
   d.response_name = spec.y_column;
-  d.line_numbers = table.line_numbers;
+  d.line_numbers = std::move(records.line_numbers);
   require(d.n() >= 2, fmt::format("{}: n = {} record(s); a release needs n ≥ 2", source, d.n()));
   const Box& box = *spec.domain;
   require(box.dim() == d.dim(),
@@ -163,10 +183,11 @@ PreparedData prepare_data_from_text(const std::string& text, const std::string& 
     if (spec.scale) y /= *spec.scale;
     if (std::abs(y) > spec.M_Y) {
       if (spec.policy == ResponsePolicy::Reject) {
-        throw InputError(fmt::format(
-            "{}:{}: column '{}': response {} (after transform) outside [−M_Y, M_Y] = [−{}, {}] "
-            "and --response-policy is reject",
-            source, line, spec.y_column, y, spec.M_Y, spec.M_Y));
+        throw ParameterError(
+            {"policy"},
+            fmt::format("{}:{}: column '{}': response {} (after transform) outside [−M_Y, M_Y] "
+                        "= [−{}, {}] and policy is reject",
+                        source, line, spec.y_column, y, spec.M_Y, spec.M_Y));
       }
       y = std::clamp(y, -spec.M_Y, spec.M_Y);
       ++out.clipped;

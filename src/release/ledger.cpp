@@ -13,9 +13,27 @@ namespace gpdp::release {
 
 namespace {
 
+using nlohmann::json;
+
 constexpr int kApplicationId = 0x47504450;  // "GPDP"
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
+constexpr int kLegacySchemaVersion = 1;
 constexpr int kBusyTimeoutMs = 60000;
+
+constexpr const char* kSchema =
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE datasets(name TEXT PRIMARY KEY, created TEXT NOT NULL, records INTEGER NOT "
+    "NULL, fingerprint BLOB NOT NULL);"
+    "CREATE TABLE budgets(dataset TEXT PRIMARY KEY, filter TEXT NOT NULL, created TEXT NOT NULL);"
+    "CREATE TABLE releases(id INTEGER PRIMARY KEY AUTOINCREMENT, dataset TEXT NOT NULL, created "
+    "TEXT NOT NULL, record TEXT NOT NULL, epsilon REAL NOT NULL, delta REAL NOT NULL, conversion "
+    "TEXT NOT NULL, parameters TEXT NOT NULL, out_dir TEXT NOT NULL, path_id TEXT NOT NULL, "
+    "data_sha256 TEXT NOT NULL, identity TEXT NOT NULL);"
+    "CREATE INDEX releases_by_dataset ON releases(dataset);";
+
+constexpr const char* kReleaseColumns =
+    "id, dataset, created, record, epsilon, delta, conversion, parameters, out_dir, path_id, "
+    "data_sha256, identity";
 
 class Statement {
  public:
@@ -29,7 +47,11 @@ class Statement {
   void bind(int i, const std::string& v) {
     sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   }
+  void bind_blob(int i, const std::string& v) {
+    sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
   void bind(int i, double v) { sqlite3_bind_double(stmt_, i, v); }
+  void bind(int i, long long v) { sqlite3_bind_int64(stmt_, i, v); }
   bool step() {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
@@ -40,6 +62,10 @@ class Statement {
   std::string text(int col) const {
     const auto* p = sqlite3_column_text(stmt_, col);
     return p ? reinterpret_cast<const char*>(p) : "";
+  }
+  std::string blob(int col) const {
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+    return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))) : "";
   }
   double real(int col) const { return sqlite3_column_double(stmt_, col); }
   long long integer(int col) const { return sqlite3_column_int64(stmt_, col); }
@@ -54,12 +80,38 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
-nlohmann::json parse_json_column(const std::string& text, const std::string& path, long long id) {
+json parse_json_column(const std::string& text, const std::string& path, long long id) {
   try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
+    return json::parse(text);
+  } catch (const json::exception&) {
     throw InputError(fmt::format("ledger {}: release {} has a corrupted JSON field", path, id));
   }
+}
+
+LedgerEntry entry_from_row(const Statement& s, const std::string& path) {
+  LedgerEntry e;
+  e.id = s.integer(0);
+  e.dataset = s.text(1);
+  e.created = s.text(2);
+  e.record = parse_json_column(s.text(3), path, e.id);
+  e.epsilon = s.real(4);
+  e.delta = s.real(5);
+  e.conversion = s.text(6);
+  e.parameters = parse_json_column(s.text(7), path, e.id);
+  e.out_dir = s.text(8);
+  e.path_id = s.text(9);
+  e.data_sha256 = s.text(10);
+  e.identity = parse_json_column(s.text(11), path, e.id);
+  return e;
+}
+
+std::string migration_help(const std::string& path) {
+  return fmt::format(
+      "ledger {}: it still holds budgets keyed by the SHA-256 of data files (ledger schema 1), "
+      "which a re-export, a sort or a reformat of the same records defeats. Migrate it once per "
+      "data file: `gpdp ledger migrate {} --data FILE --dataset NAME` (with the --x/--y of that "
+      "file); `gpdp ledger migrate {}` lists the files still to migrate",
+      path, path, path);
 }
 
 }  // namespace
@@ -68,32 +120,166 @@ struct Ledger::Db {
   sqlite3* handle = nullptr;
   std::string path;
 
-  void exec(const char* sql) const {
+  void exec(const std::string& sql) const {
     char* err = nullptr;
-    if (sqlite3_exec(handle, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    if (sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
       const std::string msg = err ? err : sqlite3_errmsg(handle);
       sqlite3_free(err);
       throw InputError(fmt::format("ledger {}: {} (is it a gpdp ledger?)", path, msg));
     }
   }
-  long long pragma_int(const char* sql) const {
+  long long integer(const char* sql) const {
     Statement s(handle, sql, path);
     return s.step() ? s.integer(0) : 0;
   }
+  bool has_table(const char* name) const {
+    Statement s(handle, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?1", path);
+    s.bind(1, std::string(name));
+    return s.step() && s.integer(0) > 0;
+  }
+  long long legacy_rows() const {
+    if (!has_table("legacy_releases")) return 0;
+    return integer(
+        "SELECT (SELECT count(*) FROM legacy_releases) + "
+        "(SELECT count(*) FROM legacy_budgets)");
+  }
+  // Schema 1 → 2 in place: the old tables are kept aside as legacy_* until migrated.
+  void upgrade_legacy() const {
+    exec(
+        "ALTER TABLE releases RENAME TO legacy_releases;"
+        "ALTER TABLE budgets RENAME TO legacy_budgets;"
+        "DROP INDEX IF EXISTS releases_by_dataset;");
+    exec(kSchema);
+    exec(fmt::format("PRAGMA user_version={};", kSchemaVersion));
+  }
+  std::optional<privacy::RenyiFilter> filter(const std::string& dataset) const {
+    Statement s(handle, "SELECT filter FROM budgets WHERE dataset = ?1", path);
+    s.bind(1, dataset);
+    if (!s.step()) return std::nullopt;
+    return privacy::RenyiFilter::from_json(parse_json_column(s.text(0), path, 0),
+                                           fmt::format("ledger {}: budget of {}", path, dataset));
+  }
+  std::vector<LedgerEntry> releases(const std::string& where, const std::string& value) const {
+    const std::string sql =
+        fmt::format("SELECT {} FROM releases WHERE {} = ?1 ORDER BY id", kReleaseColumns, where);
+    Statement s(handle, sql.c_str(), path);
+    s.bind(1, value);
+    std::vector<LedgerEntry> out;
+    while (s.step()) out.push_back(entry_from_row(s, path));
+    return out;
+  }
+  std::optional<Fingerprint> fingerprint(const std::string& dataset) const {
+    Statement s(handle, "SELECT fingerprint, records FROM datasets WHERE name = ?1", path);
+    s.bind(1, dataset);
+    if (!s.step()) return std::nullopt;
+    return Fingerprint::from_blob(s.blob(0), static_cast<long>(s.integer(1)));
+  }
+  std::vector<Overlap> overlaps(const DatasetIdentity& id) const {
+    Statement s(handle, "SELECT name, fingerprint FROM datasets WHERE name != ?1 ORDER BY name",
+                path);
+    s.bind(1, id.name);
+    std::vector<Overlap> out;
+    while (s.step()) {
+      const auto other = Fingerprint::from_blob(s.blob(1), 0);
+      const long shared = shared_records(id.fingerprint.hashes, other.hashes);
+      if (shared > 0) out.push_back({s.text(0), shared});
+    }
+    return out;
+  }
+  void merge_records(const DatasetIdentity& id) const {
+    const auto known = fingerprint(id.name);
+    Fingerprint all = id.fingerprint;
+    if (known) all.hashes = merged(known->hashes, id.fingerprint.hashes);
+    Statement s(handle,
+                "INSERT INTO datasets(name, created, records, fingerprint) VALUES(?1,?2,?3,?4) "
+                "ON CONFLICT(name) DO UPDATE SET records = ?3, fingerprint = ?4",
+                path);
+    s.bind(1, id.name);
+    s.bind(2, utc_timestamp());
+    s.bind(3, static_cast<long long>(all.hashes.size()));
+    s.bind_blob(4, all.blob());
+    s.step();
+  }
+  void insert_filter(const std::string& dataset, const privacy::RenyiFilter& f) const {
+    Statement s(handle, "INSERT INTO budgets(dataset, filter, created) VALUES(?1,?2,?3)", path);
+    s.bind(1, dataset);
+    s.bind(2, f.to_json().dump());
+    s.bind(3, utc_timestamp());
+    s.step();
+  }
+  long long insert_release(const LedgerEntry& e) const {
+    Statement s(handle,
+                "INSERT INTO releases(dataset, created, record, epsilon, delta, conversion, "
+                "parameters, out_dir, path_id, data_sha256, identity) "
+                "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+                path);
+    s.bind(1, e.dataset);
+    s.bind(2, e.created.empty() ? utc_timestamp() : e.created);
+    s.bind(3, e.record.dump());
+    s.bind(4, e.epsilon);
+    s.bind(5, e.delta);
+    s.bind(6, e.conversion);
+    s.bind(7, e.parameters.dump());
+    s.bind(8, e.out_dir);
+    s.bind(9, e.path_id);
+    s.bind(10, e.data_sha256);
+    s.bind(11, e.identity.dump());
+    s.step();
+    return sqlite3_last_insert_rowid(handle);
+  }
+  // Runs `body` in one BEGIN IMMEDIATE transaction (the write lock taken at once); commits when
+  // `commit` is true, else rolls back. Any exception rolls back.
+  template <class Body>
+  auto transaction(bool commit, Body body) const {
+    exec("BEGIN IMMEDIATE");
+    try {
+      auto result = body();
+      exec(commit ? "COMMIT" : "ROLLBACK");
+      return result;
+    } catch (...) {
+      sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
+  }
 };
 
-Ledger::Ledger(const std::string& path) : Ledger(path, true) {}
+namespace {
 
-Ledger Ledger::open_existing(const std::string& path) { return Ledger(path, false); }
+// PrivacyError naming the earlier dataset(s) that share records with this release.
+[[noreturn]] void refuse_overlap(const std::string& path, const DatasetIdentity& id,
+                                 const std::vector<Overlap>& overlaps) {
+  std::string names;
+  for (const auto& o : overlaps)
+    names += fmt::format("{}'{}' ({} shared)", names.empty() ? "" : ", ", o.dataset, o.shared);
+  throw PrivacyError(
+      fmt::format("ledger {}: {} of the {} distinct records of dataset '{}' were already released "
+                  "as dataset {}; a budget belongs to the records, so release them under that "
+                  "dataset's name (their releases then compose), or, if they are truly a new "
+                  "dataset, set new_dataset_despite_overlap (the certificate records it)",
+                  path, overlaps.front().shared, id.fingerprint.hashes.size(), id.name, names),
+      {"new_dataset_despite_overlap"});
+}
 
-Ledger::Ledger(const std::string& path, bool create) : path_(path), db_(new Db) {
+}  // namespace
+
+Ledger::Ledger(const std::string& path, const std::string& key_path)
+    : Ledger(path, key_path, Mode::Use) {}
+
+Ledger Ledger::open_existing(const std::string& path) { return Ledger(path, "", Mode::Read); }
+
+Ledger Ledger::open_for_migration(const std::string& path, const std::string& key_path) {
+  return Ledger(path, key_path, Mode::Migrate);
+}
+
+Ledger::Ledger(const std::string& path, const std::string& key_path, Mode mode)
+    : path_(path), key_path_(key_path.empty() ? default_key_path(path) : key_path), db_(new Db) {
   db_->path = path;
-  if (!create && !std::filesystem::exists(path)) {
+  if (mode != Mode::Use && !std::filesystem::exists(path)) {
     delete db_;
     throw InputError(fmt::format("ledger {}: no such file", path));
   }
   const int flags =
-      SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+      SQLITE_OPEN_READWRITE | (mode == Mode::Use ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_->handle, flags, nullptr) != SQLITE_OK) {
     const std::string msg = db_->handle ? sqlite3_errmsg(db_->handle) : "out of memory";
     sqlite3_close(db_->handle);
@@ -104,33 +290,32 @@ Ledger::Ledger(const std::string& path, bool create) : path_(path), db_(new Db) 
     sqlite3_busy_timeout(db_->handle, kBusyTimeoutMs);
     // Rollback journal + synchronous=FULL: a COMMIT is on disk when sqlite3_step returns.
     db_->exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;");
-    const long long quick = [&] {
+    const bool quick = [&] {
       Statement s(db_->handle, "PRAGMA quick_check", path);
-      return s.step() && s.text(0) == "ok" ? 1LL : 0LL;
+      return s.step() && s.text(0) == "ok";
     }();
     if (!quick) throw InputError(fmt::format("ledger {}: failed SQLite's integrity check", path));
-    db_->exec("BEGIN IMMEDIATE");
-    const long long app = db_->pragma_int("PRAGMA application_id");
-    const long long tables = db_->pragma_int("SELECT count(*) FROM sqlite_master");
-    if (app == 0 && tables == 0) {
-      db_->exec(fmt::format("PRAGMA application_id={}; PRAGMA user_version={};", kApplicationId,
-                            kSchemaVersion)
-                    .c_str());
-      db_->exec(
-          "CREATE TABLE budgets(dataset_sha256 TEXT PRIMARY KEY, epsilon REAL NOT NULL, "
-          "delta REAL NOT NULL, created TEXT NOT NULL);"
-          "CREATE TABLE releases(id INTEGER PRIMARY KEY AUTOINCREMENT, dataset_sha256 TEXT NOT "
-          "NULL, "
-          "created TEXT NOT NULL, mechanism TEXT NOT NULL, epsilon REAL NOT NULL, delta REAL NOT "
-          "NULL, conversion TEXT NOT NULL, parameters TEXT NOT NULL, out_dir TEXT NOT NULL, "
-          "path_id TEXT NOT NULL);"
-          "CREATE INDEX releases_by_dataset ON releases(dataset_sha256);");
-    } else if (app != kApplicationId) {
-      throw InputError(fmt::format("ledger {}: this SQLite file is not a gpdp ledger", path));
-    } else if (db_->pragma_int("PRAGMA user_version") != kSchemaVersion) {
-      throw InputError(fmt::format("ledger {}: unsupported ledger schema version", path));
-    }
-    db_->exec("COMMIT");
+    db_->transaction(true, [&] {
+      const long long app = db_->integer("PRAGMA application_id");
+      const long long tables = db_->integer("SELECT count(*) FROM sqlite_master");
+      const long long version = db_->integer("PRAGMA user_version");
+      if (app == 0 && tables == 0) {
+        db_->exec(fmt::format("PRAGMA application_id={}; PRAGMA user_version={};", kApplicationId,
+                              kSchemaVersion));
+        db_->exec(kSchema);
+      } else if (app != kApplicationId) {
+        throw InputError(fmt::format("ledger {}: this SQLite file is not a gpdp ledger", path));
+      } else if (version == kLegacySchemaVersion && mode == Mode::Migrate) {
+        db_->upgrade_legacy();
+      } else if (version == kLegacySchemaVersion) {
+        throw InputError(migration_help(path));
+      } else if (version != kSchemaVersion) {
+        throw InputError(
+            fmt::format("ledger {}: unsupported ledger schema version {}", path, version));
+      }
+      return 0;
+    });
+    if (mode == Mode::Use && db_->legacy_rows() > 0) throw InputError(migration_help(path));
   } catch (...) {
     sqlite3_close(db_->handle);
     delete db_;
@@ -143,132 +328,234 @@ Ledger::~Ledger() {
   delete db_;
 }
 
-std::vector<std::string> Ledger::datasets() const {
-  Statement s(db_->handle,
-              "SELECT dataset_sha256 FROM releases UNION SELECT dataset_sha256 FROM budgets "
-              "ORDER BY 1",
-              path_);
-  std::vector<std::string> out;
-  while (s.step()) out.push_back(s.text(0));
-  return out;
+const LedgerKey& Ledger::key() {
+  if (key_) return *key_;
+  // The first use of a ledger creates its key file and stores the key's check value; later uses
+  // must find the same key.
+  const std::string stored = db_->transaction(true, [&] {
+    Statement s(db_->handle, "SELECT value FROM meta WHERE key = 'key_check'", path_);
+    if (s.step()) return s.text(0);
+    const LedgerKey created = LedgerKey::load_or_create(key_path_);
+    Statement ins(db_->handle, "INSERT INTO meta(key, value) VALUES('key_check', ?1)", path_);
+    ins.bind(1, created.check_value());
+    ins.step();
+    return created.check_value();
+  });
+  LedgerKey k = LedgerKey::load(key_path_);
+  require(k.check_value() == stored,
+          fmt::format("ledger {}: its record fingerprints were made with another key than {}; "
+                      "give the ledger's own key file",
+                      path_, key_path_));
+  key_ = k;
+  return *key_;
 }
 
-std::vector<LedgerEntry> Ledger::releases(const std::string& dataset_sha256) const {
-  Statement s(db_->handle,
-              "SELECT id, dataset_sha256, created, mechanism, epsilon, delta, conversion, "
-              "parameters, out_dir, path_id FROM releases WHERE dataset_sha256 = ?1 ORDER BY id",
-              path_);
-  s.bind(1, dataset_sha256);
-  std::vector<LedgerEntry> out;
-  while (s.step()) {
-    LedgerEntry e;
-    e.id = s.integer(0);
-    e.dataset_sha256 = s.text(1);
-    e.created = s.text(2);
-    e.mechanism = parse_json_column(s.text(3), path_, e.id);
-    e.epsilon = s.real(4);
-    e.delta = s.real(5);
-    e.conversion = s.text(6);
-    e.parameters = parse_json_column(s.text(7), path_, e.id);
-    e.out_dir = s.text(8);
-    e.path_id = s.text(9);
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-std::optional<Budget> Ledger::budget(const std::string& dataset_sha256) const {
-  Statement s(db_->handle, "SELECT epsilon, delta FROM budgets WHERE dataset_sha256 = ?1", path_);
-  s.bind(1, dataset_sha256);
+std::optional<DatasetSummary> Ledger::dataset(const std::string& name) const {
+  Statement s(db_->handle, "SELECT name, created, records FROM datasets WHERE name = ?1", path_);
+  s.bind(1, name);
   if (!s.step()) return std::nullopt;
-  return Budget{s.real(0), s.real(1)};
+  DatasetSummary d;
+  d.name = s.text(0);
+  d.created = s.text(1);
+  d.records = static_cast<long>(s.integer(2));
+  d.filter = db_->filter(name);
+  d.releases = db_->releases("dataset", name);
+  if (d.filter) d.spent = d.filter->spend(composition(d.releases, fmt::format("ledger {}", path_)));
+  return d;
 }
 
-LedgerDecision Ledger::record(LedgerEntry entry, const std::optional<Budget>& requested,
-                              const Composer& compose) {
-  return decide(entry, requested, compose, true);
-}
-
-LedgerDecision Ledger::check(const LedgerEntry& entry, const std::optional<Budget>& requested,
-                             const Composer& compose) {
-  return decide(entry, requested, compose, false);
-}
-
-LedgerDecision Ledger::decide(const LedgerEntry& entry, const std::optional<Budget>& requested,
-                              const Composer& compose, bool insert) {
-  if (requested) {
-    require(std::isfinite(requested->epsilon) && requested->epsilon > 0,
-            "--budget-epsilon must be positive");
-    require(requested->delta > 0 && requested->delta < 1, "--budget-delta must lie in (0, 1)");
+std::vector<DatasetSummary> Ledger::datasets() const {
+  std::vector<std::string> names;
+  {
+    Statement s(db_->handle, "SELECT name FROM datasets ORDER BY name", path_);
+    while (s.step()) names.push_back(s.text(0));
   }
-  db_->exec("BEGIN IMMEDIATE");  // takes the write lock now: check-and-insert is serialised
-  try {
-    LedgerDecision decision;
-    decision.budget = budget(entry.dataset_sha256);
-    if (decision.budget && requested &&
-        (decision.budget->epsilon != requested->epsilon ||
-         decision.budget->delta != requested->delta)) {
+  std::vector<DatasetSummary> out;
+  for (const auto& n : names) out.push_back(*dataset(n));
+  return out;
+}
+
+std::vector<LegacyGroup> Ledger::legacy() const {
+  std::vector<LegacyGroup> out;
+  if (!db_->has_table("legacy_releases")) return out;
+  Statement s(db_->handle,
+              "SELECT h, (SELECT count(*) FROM legacy_releases r WHERE r.dataset_sha256 = h), "
+              "(SELECT epsilon FROM legacy_budgets b WHERE b.dataset_sha256 = h), "
+              "(SELECT delta FROM legacy_budgets b WHERE b.dataset_sha256 = h) FROM "
+              "(SELECT dataset_sha256 AS h FROM legacy_releases UNION "
+              "SELECT dataset_sha256 FROM legacy_budgets) ORDER BY h",
+              path_);
+  while (s.step()) {
+    LegacyGroup g{s.text(0), static_cast<long>(s.integer(1)), std::nullopt};
+    if (s.real(2) > 0) g.budget = Budget{s.real(2), s.real(3)};
+    out.push_back(g);
+  }
+  return out;
+}
+
+std::optional<LedgerEntry> Ledger::release_with_path(const std::string& path_id) const {
+  if (path_id.empty()) return std::nullopt;
+  auto rows = db_->releases("path_id", path_id);
+  if (rows.empty()) return std::nullopt;
+  return rows.front();
+}
+
+LedgerDecision Ledger::record(LedgerEntry entry, const DatasetIdentity& identity,
+                              const std::optional<Budget>& requested,
+                              privacy::Conversion conversion, const std::vector<double>& orders) {
+  return decide(entry, identity, requested, conversion, orders, true);
+}
+
+LedgerDecision Ledger::check(const LedgerEntry& entry, const DatasetIdentity& identity,
+                             const std::optional<Budget>& requested, privacy::Conversion conversion,
+                             const std::vector<double>& orders) {
+  return decide(entry, identity, requested, conversion, orders, false);
+}
+
+LedgerDecision Ledger::decide(const LedgerEntry& entry, const DatasetIdentity& identity,
+                              const std::optional<Budget>& requested,
+                              privacy::Conversion conversion, const std::vector<double>& orders,
+                              bool insert) {
+  check_dataset_name(identity.name);
+  require(entry.dataset == identity.name, "ledger: the entry and the identity name two datasets");
+  const privacy::Accountant mine =
+      privacy::Accountant::replay(entry.record, "the release's privacy record");
+  return db_->transaction(insert, [&] {
+    LedgerDecision d;
+    const auto overlaps = db_->overlaps(identity);
+    if (!overlaps.empty() && !identity.new_dataset_despite_overlap) {
+      refuse_overlap(path_, identity, overlaps);
+    }
+    d.overridden = overlaps;
+    d.filter = db_->filter(identity.name);
+    if (d.filter && requested &&
+        (d.filter->budget().epsilon != requested->epsilon ||
+         d.filter->budget().delta != requested->delta ||
+         (!orders.empty() && d.filter->orders() != orders))) {
       throw PrivacyError(fmt::format(
-          "ledger {}: this dataset's budget is fixed at ε = {}, δ = {}; it cannot be changed to "
-          "ε = {}, δ = {}",
-          path_, decision.budget->epsilon, decision.budget->delta, requested->epsilon,
-          requested->delta));
+          "ledger {}: the budget of dataset '{}' is fixed at ε = {}, δ = {} (filter order(s) {}); "
+          "it cannot be changed to ε = {}, δ = {}",
+          path_, identity.name, d.filter->budget().epsilon, d.filter->budget().delta,
+          fmt::join(d.filter->orders(), ", "), requested->epsilon, requested->delta));
     }
-    if (!decision.budget && requested) {
-      Statement s(
-          db_->handle,
-          "INSERT INTO budgets(dataset_sha256, epsilon, delta, created) VALUES(?1,?2,?3,?4)",
-          path_);
-      s.bind(1, entry.dataset_sha256);
-      s.bind(2, requested->epsilon);
-      s.bind(3, requested->delta);
-      s.bind(4, utc_timestamp());
-      s.step();
-      decision.budget = requested;
+    if (!d.filter && requested) {
+      d.filter = privacy::RenyiFilter::create(*requested, conversion, mine, orders);
+      db_->insert_filter(identity.name, *d.filter);
     }
-    auto entries = releases(entry.dataset_sha256);
-    if (decision.budget) {
-      decision.epsilon_before = entries.empty() ? 0.0 : compose(entries, decision.budget->delta);
-      entries.push_back(entry);
-      decision.epsilon_after = compose(entries, decision.budget->delta);
-      if (!(decision.epsilon_after <= decision.budget->epsilon)) {
+    const auto earlier = db_->releases("dataset", identity.name);
+    privacy::Accountant all = composition(earlier, fmt::format("ledger {}", path_));
+    d.earlier_releases = static_cast<long>(earlier.size());
+    if (d.filter) {
+      d.before = d.filter->spend(all);
+      all.add(mine);
+      d.after = d.filter->spend(all);
+      if (!d.after.admitted) {
         throw PrivacyError(fmt::format(
-            "privacy budget exceeded: {} earlier release(s) of this dataset spent ε = {:.4g} and "
-            "this one would bring the total to ε = {:.4g} > budget ε = {} (at δ = {}); nothing "
-            "was released (ledger {})",
-            entries.size() - 1, decision.epsilon_before, decision.epsilon_after,
-            decision.budget->epsilon, decision.budget->delta, path_));
+            "privacy budget exceeded: {} earlier release(s) of dataset '{}' spent ε = {:.4g} and "
+            "this one would bring the total to ε = {:.4g} > budget ε = {} (at δ = {}; Rényi "
+            "filter at α = {:.6g}, fixed when the budget was created); nothing was released "
+            "(ledger {})",
+            d.earlier_releases, identity.name, d.before.epsilon, d.after.epsilon,
+            d.filter->budget().epsilon, d.filter->budget().delta, d.after.alpha, path_));
       }
     }
-    if (!insert) {
-      db_->exec("ROLLBACK");
-      return decision;
-    }
-    Statement s(db_->handle,
-                "INSERT INTO releases(dataset_sha256, created, mechanism, epsilon, delta, "
-                "conversion, parameters, out_dir, path_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
-                path_);
-    s.bind(1, entry.dataset_sha256);
-    s.bind(2, entry.created.empty() ? utc_timestamp() : entry.created);
-    s.bind(3, entry.mechanism.dump());
-    s.bind(4, entry.epsilon);
-    s.bind(5, entry.delta);
-    s.bind(6, entry.conversion);
-    s.bind(7, entry.parameters.dump());
-    s.bind(8, entry.out_dir);
-    s.bind(9, entry.path_id);
-    s.step();
-    decision.id = sqlite3_last_insert_rowid(db_->handle);
-    db_->exec("COMMIT");
-    return decision;
-  } catch (...) {
-    sqlite3_exec(db_->handle, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
+    if (!insert) return d;
+    LedgerEntry row = entry;
+    json overridden = json::array();
+    for (const auto& o : overlaps)
+      overridden.push_back({{"dataset", o.dataset}, {"shared", o.shared}});
+    row.identity = {{"records", identity.fingerprint.records},
+                    {"distinct_records", identity.fingerprint.hashes.size()},
+                    {"overlap_override", overridden}};
+    d.id = db_->insert_release(row);
+    db_->merge_records(identity);
+    return d;
+  });
 }
 
-std::string default_ledger_path(const std::string& data_path) {
-  return data_path + ".gpdp-ledger.sqlite";
+DatasetSummary Ledger::migrate_legacy(const std::string& sha256, const DatasetIdentity& identity,
+                                      privacy::Conversion conversion) {
+  check_dataset_name(identity.name);
+  db_->transaction(true, [&] {
+    require(db_->has_table("legacy_releases"),
+            fmt::format("ledger {}: nothing to migrate (no schema-1 rows)", path_));
+    std::vector<LedgerEntry> rows;
+    {
+      Statement s(db_->handle,
+                  "SELECT id, created, mechanism, epsilon, delta, conversion, parameters, out_dir, "
+                  "path_id FROM legacy_releases WHERE dataset_sha256 = ?1 ORDER BY id",
+                  path_);
+      s.bind(1, sha256);
+      while (s.step()) {
+        LedgerEntry e;
+        e.dataset = identity.name;
+        e.created = s.text(1);
+        e.record = {{"format", "gpdp-privacy-record"},
+                    {"version", 1},
+                    {"events", json::array({parse_json_column(s.text(2), path_, s.integer(0))})}};
+        e.epsilon = s.real(3);
+        e.delta = s.real(4);
+        e.conversion = s.text(5);
+        e.parameters = parse_json_column(s.text(6), path_, s.integer(0));
+        e.out_dir = s.text(7);
+        e.path_id = s.text(8);
+        e.data_sha256 = sha256;
+        e.identity = {{"records", identity.fingerprint.records},
+                      {"distinct_records", identity.fingerprint.hashes.size()},
+                      {"migrated_from", "ledger schema 1"}};
+        rows.push_back(std::move(e));
+      }
+    }
+    std::optional<Budget> budget;
+    {
+      Statement s(db_->handle,
+                  "SELECT epsilon, delta FROM legacy_budgets WHERE dataset_sha256 = ?1", path_);
+      s.bind(1, sha256);
+      if (s.step()) budget = Budget{s.real(0), s.real(1)};
+    }
+    require(
+        !rows.empty() || budget,
+        fmt::format("ledger {}: no schema-1 rows for a data file with SHA-256 {}", path_, sha256));
+    const auto overlaps = db_->overlaps(identity);
+    if (!overlaps.empty() && !identity.new_dataset_despite_overlap) {
+      refuse_overlap(path_, identity, overlaps);
+    }
+    const auto filter = db_->filter(identity.name);
+    if (budget && filter &&
+        (filter->budget().epsilon != budget->epsilon || filter->budget().delta != budget->delta)) {
+      throw PrivacyError(fmt::format(
+          "ledger {}: dataset '{}' has the budget ε = {}, δ = {}; the schema-1 budget of {} is "
+          "ε = {}, δ = {}: migrate it under a dataset with the same budget",
+          path_, identity.name, filter->budget().epsilon, filter->budget().delta, sha256,
+          budget->epsilon, budget->delta));
+    }
+    if (budget && !filter) {
+      privacy::Accountant first;
+      if (!rows.empty()) first = privacy::Accountant::replay(rows.front().record, path_);
+      db_->insert_filter(identity.name, privacy::RenyiFilter::create(*budget, conversion, first));
+    }
+    for (const auto& e : rows) db_->insert_release(e);
+    db_->merge_records(identity);
+    Statement del(db_->handle, "DELETE FROM legacy_releases WHERE dataset_sha256 = ?1", path_);
+    del.bind(1, sha256);
+    del.step();
+    Statement delb(db_->handle, "DELETE FROM legacy_budgets WHERE dataset_sha256 = ?1", path_);
+    delb.bind(1, sha256);
+    delb.step();
+    if (db_->legacy_rows() == 0)
+      db_->exec("DROP TABLE legacy_releases; DROP TABLE legacy_budgets;");
+    return 0;
+  });
+  return *dataset(identity.name);
+}
+
+privacy::Accountant composition(const std::vector<LedgerEntry>& releases,
+                                const std::string& source) {
+  privacy::Accountant all;
+  for (const auto& e : releases) {
+    all.add(privacy::Accountant::replay(e.record, fmt::format("{}: release {}", source, e.id)));
+  }
+  return all;
 }
 
 std::string utc_timestamp() {

@@ -47,23 +47,26 @@ bool path_within(const std::string& inner, const std::string& outer) {
 }
 
 void check_output_dir(const std::string& out_dir) {
-  require(!out_dir.empty(), "--out DIR is required");
+  require_parameter(!out_dir.empty(), "out_dir", "out_dir (a folder) is required");
   const fs::path out = fs::absolute(out_dir);
   std::error_code ec;
   if (fs::exists(out, ec)) {
-    require(fs::is_directory(out, ec),
-            fmt::format("--out {}: exists and is not a folder", out_dir));
-    require(fs::is_empty(out, ec),
-            fmt::format("--out {}: folder exists and is not empty (a release never overwrites)",
-                        out_dir));
+    require_parameter(fs::is_directory(out, ec), "out_dir",
+                      fmt::format("out_dir {}: exists and is not a folder", out_dir));
+    require_parameter(
+        fs::is_empty(out, ec), "out_dir",
+        fmt::format("out_dir {}: folder exists and is not empty (a release never overwrites)",
+                    out_dir));
   }
   const fs::path parent = out.parent_path();
-  require(fs::is_directory(parent, ec),
-          fmt::format("--out {}: parent folder {} does not exist", out_dir, parent.string()));
+  require_parameter(
+      fs::is_directory(parent, ec), "out_dir",
+      fmt::format("out_dir {}: parent folder {} does not exist", out_dir, parent.string()));
   // Probe for real (access() says yes to root even on a read-only file system).
   std::string probe = (parent / ".gpdp-write-probe-XXXXXX").string();
-  require(::access(parent.c_str(), W_OK | X_OK) == 0 && ::mkdtemp(probe.data()) != nullptr,
-          fmt::format("--out {}: parent folder {} is not writable", out_dir, parent.string()));
+  require_parameter(
+      ::access(parent.c_str(), W_OK | X_OK) == 0 && ::mkdtemp(probe.data()) != nullptr, "out_dir",
+      fmt::format("out_dir {}: parent folder {} is not writable", out_dir, parent.string()));
   ::rmdir(probe.c_str());
 }
 
@@ -72,8 +75,8 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
   std::string staging =
       (out.parent_path() / ("." + out.filename().string() + ".staging-XXXXXX")).string();
   if (::mkdtemp(staging.data()) == nullptr) {
-    throw InputError(fmt::format("--out {}: cannot create a staging folder ({})", out_dir,
-                                 std::strerror(errno)));
+    throw ParameterError({"out_dir"}, fmt::format("out_dir {}: cannot create a staging folder ({})",
+                                                  out_dir, std::strerror(errno)));
   }
   for (const auto& [name, content] : files) {
     write_private_file_atomic((fs::path(staging) / name).string(), content, 0644);
@@ -81,10 +84,10 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
   ::chmod(staging.c_str(), 0755);
   fsync_dir(staging);
   if (::rename(staging.c_str(), out.c_str()) != 0) {
-    throw InputError(
-        fmt::format("--out {}: could not move the finished release into place ({}); "
-                    "it is in {}",
-                    out_dir, std::strerror(errno), staging));
+    throw ParameterError(
+        {"out_dir"}, fmt::format("out_dir {}: could not move the finished release into place ({}); "
+                                 "it is in {}",
+                                 out_dir, std::strerror(errno), staging));
   }
   fsync_dir(out.parent_path());
 }

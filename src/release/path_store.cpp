@@ -169,15 +169,13 @@ std::string decode_path_file(const std::string& bytes, const std::string& source
     throw InputError(corrupted(source, "unknown protection"));
   }
   if (key.kind == PathKey::Kind::None) {
-    throw InputError(
-        fmt::format("{}: the path file is encrypted; give --path-key FILE or "
-                    "--path-passphrase-env VAR",
-                    source));
+    throw ParameterError({"path_key"},
+                         fmt::format("{}: the path file is encrypted; give its path_key", source));
   }
   if (static_cast<unsigned char>(key.kind) != kind) {
-    throw InputError(
-        fmt::format("{}: the path file was encrypted with a {}", source,
-                    kind == 1 ? "key file (--path-key)" : "passphrase (--path-passphrase-env)"));
+    throw ParameterError({"path_key"},
+                         fmt::format("{}: the path file was encrypted with a {} (path_key)", source,
+                                     kind == 1 ? "key file" : "passphrase"));
   }
   constexpr std::size_t prefix = crypto_pwhash_SALTBYTES + crypto_secretbox_NONCEBYTES;
   if (size < prefix + crypto_secretbox_MACBYTES) throw InputError(corrupted(source, "truncated"));

@@ -50,7 +50,7 @@ TEST(SlowReleaseRoughPolygons, TwoHundredSeededReleasesNeverFailAndMatchDrawsCsv
     const auto r = test::run_cli(fmt::format(
         "release --data {} --x lon,lat --y y --M-Y 1 --domain=-93.70:-93.57,41.98:42.07 "
         "--grid2d=-93.70:-93.57:130,41.98:42.07:90 --kernel exp --ell 0.01 --sigma 0.5 --r 6.9 "
-        "--delta 1e-4 --threshold 0 --insecure-seed {} --ledger {} --out {}",
+        "--delta 1e-4 --threshold 0 --insecure-seed {} --dataset rough --ledger {} --out {}",
         data, seed, dir.file("ledger.sqlite"), out));
     ASSERT_EQ(r.exit_code, 0) << "seed " << seed << ": " << r.err;
     const auto draws = io::read_csv(out + "/draws.csv");

@@ -2,17 +2,24 @@
 // The privacy budget: composes RDP curves and converts to (ε, δ) (docs/mathematics.md §2).
 //   composition (Mironov 2017, Prop. 1; adaptive too): ε_α(total) = Σ_j L_j ε_α(curve_j),
 //     admissible orders = intersection of the curves' open ranges (1, α_max).
-//   conversion at one order α (both valid for every α > 1):
+//   conversion at one order α (both valid for every α > 1, for any pair of output distributions
+//   with D_α ≤ R, hence also for the stopped adaptive compositions of filter.hpp):
 //     Mironov 2017 Prop. 3 (the paper's):  ε = R + log(1/δ)/(α−1)
-//     Canonne–Kamath–Steinke 2020 / Balle et al. 2020 Thm 21:
+//     Canonne–Kamath–Steinke 2020 Prop. 12 / Balle et al. 2020 Thm 21:
 //                                          ε = R + log((α−1)/α) − (log δ + log α)/(α−1)
 //   ε(δ) = inf over admissible α; δ(ε) likewise (the same formulae solved for δ).
-// The infimum is found by a scan in a variable that resolves both ends of (1, α_max) followed by
-// Brent's method around every local minimum of the scan; the optimal α is reported, and so is an
-// optimum pinned at either end of the range. ε is never reported below 0.
+// The infimum is found by order_search.hpp; the optimal α is reported, and so is an optimum
+// pinned at either end of the range. ε is never reported below 0.
+//
+// dp_accounting's shape: events in (a mechanism described as data, privacy::Event), a replayable
+// record out (record() / replay()): the ledger stores that record, and any later reader rebuilds
+// the same curves from it.
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "gpdp/privacy/event.hpp"
 #include "gpdp/privacy/rdp.hpp"
 
 namespace gpdp::privacy {
@@ -21,6 +28,9 @@ enum class Conversion { Mironov, CKS };
 std::string to_string(Conversion c);                   // "mironov" | "cks"
 Conversion parse_conversion(const std::string& name);  // InputError otherwise
 std::string conversion_citation(Conversion c);
+// The one default everywhere (release, account, calibrate, ledger): CKS. It is valid wherever a
+// Rényi divergence bound holds, including the filter's (α, B)-RDP statement; docs/security.md.
+constexpr Conversion kDefaultConversion = Conversion::CKS;
 
 // ε at one order from a composed RDP value R (may be negative: the caller clamps).
 double epsilon_at_order(double rdp, double alpha, double delta, Conversion c);
@@ -44,10 +54,24 @@ struct Guarantee {
 
 class Accountant {
  public:
-  // Adds `count` independent (possibly adaptively chosen) releases of the mechanism `curve`.
+  // Adds `count` independent (possibly adaptively chosen) releases of the mechanism `curve`. An
+  // undescribed curve composes but cannot be recorded (record() refuses).
   Accountant& add(RdpCurve curve, long count = 1);
+  // Adds an event: the mechanism's curve (Theorem 3.1 / Proposition 2), remembered as data.
+  Accountant& add(const Event& event);
+  Accountant& add(const GpMechanism& mechanism, long count) { return add(Event{mechanism, count}); }
+  // Adds everything `other` composed.
+  Accountant& add(const Accountant& other);
+
   bool empty() const { return entries_.empty(); }
   long total_releases() const;
+  // The events composed so far, in order; InputError when an undescribed curve was added.
+  std::vector<Event> events() const;
+  // {"format": "gpdp-privacy-record", "version": 1, "events": [event JSON, ...]}.
+  nlohmann::json record() const;
+  // The accountant that composed the events of `record` (InputError naming `source` otherwise).
+  static Accountant replay(const nlohmann::json& record, const std::string& source);
+
   // Intersection of the admissible ranges: the open upper end.
   double alpha_max() const;
   // Composed RDP Σ L_j ε_α(curve_j); +∞ outside the range.
@@ -63,8 +87,12 @@ class Accountant {
   struct Entry {
     RdpCurve curve;
     long count;
+    std::optional<GpMechanism> mechanism;  // set for events
   };
   std::vector<Entry> entries_;
 };
+
+// The one compose-then-convert step: ε(δ) of `draws` independent releases of m.
+Guarantee account(const GpMechanism& m, long draws, double delta, Conversion c);
 
 }  // namespace gpdp::privacy

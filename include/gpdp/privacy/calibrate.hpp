@@ -13,9 +13,6 @@
 
 namespace gpdp::privacy {
 
-// ε(δ) of `draws` independent releases of m.
-Guarantee account(const GpMechanism& m, long draws, double delta, Conversion c);
-
 enum class CalibrationParameter { R, Eta, Draws, Sigma, Noise };
 std::string to_string(CalibrationParameter p);  // "r" | "eta" | "draws" | "sigma" | "noise"
 CalibrationParameter parse_calibration_parameter(const std::string& name);
@@ -23,7 +20,7 @@ CalibrationParameter parse_calibration_parameter(const std::string& name);
 struct CalibrationTarget {
   double epsilon = 1.0;  // ε₀ > 0
   double delta = 1e-5;   // 0 < δ < 1
-  Conversion conversion = Conversion::Mironov;
+  Conversion conversion = kDefaultConversion;
 };
 
 struct Calibration {

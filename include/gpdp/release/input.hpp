@@ -45,10 +45,28 @@ InputSpec parse_input_config(const std::string& text, const std::string& source,
                              InputSpec base = {});
 InputSpec load_input_config(const std::string& path, InputSpec base = {});
 
+// The records as parsed: covariates (the declared columns, in that order) and the raw response,
+// before any transform; with the SHA-256 of the exact bytes parsed. A record's identity in the
+// ledger (dataset_identity.hpp) is computed from these numbers.
+struct RawRecords {
+  Eigen::MatrixXd X;
+  Eigen::VectorXd raw_response;
+  std::vector<std::string> covariate_names;
+  std::vector<std::size_t> line_numbers;
+  std::string sha256;
+  std::size_t file_bytes = 0;
+};
+// Reads the columns of `spec` (x_columns, or x1, x2, ... from the header; y_column); InputError
+// naming file:line for bad cells. No domain, transform or bound checks.
+RawRecords parse_records(const std::string& text, const std::string& source, const InputSpec& spec);
+RawRecords read_records(const std::string& path, const InputSpec& spec);
+
 struct PreparedData {
-  Dataset data;        // responses after transform, centring/scaling and clipping
-  std::string sha256;  // of the exact bytes parsed
-  long clipped = 0;    // responses clipped to ±M_Y
+  Dataset data;                    // responses after transform, centring/scaling and clipping
+  Eigen::MatrixXd raw_covariates;  // as parsed, in the declared CRS (the records' identity)
+  Eigen::VectorXd raw_response;    // as parsed, before the transform (the records' identity)
+  std::string sha256;              // of the exact bytes parsed
+  long clipped = 0;                // responses clipped to ±M_Y
   std::size_t file_bytes = 0;
 };
 

@@ -1,91 +1,158 @@
 #pragma once
-// The privacy-budget ledger: a SQLite file that remembers every release made from a dataset
-// (keyed by the SHA-256 of the data file) with its RDP curve, so that the next release can be
-// composed with everything already spent.
+// The privacy-budget ledger: a SQLite file that remembers, per NAMED dataset, the fingerprint of
+// its records (dataset_identity.hpp), its budget with the privacy filter fixed at creation
+// (privacy/filter.hpp), and every release with its privacy record (the accountant's replayable
+// events, privacy::Accountant::record), so that the next release is composed with everything
+// already spent. The ledger never stores records; the key of their fingerprints lives in a file
+// beside it (<ledger>.key), never in it.
 //
 // Guarantees (docs/security.md):
-//  * record() checks the budget and inserts inside ONE `BEGIN IMMEDIATE` transaction: concurrent
-//    releases against one ledger serialise (busy timeout), so two processes cannot both spend the
-//    last of a budget;
+//  * record() checks identity and budget and inserts inside ONE `BEGIN IMMEDIATE` transaction:
+//    concurrent releases against one ledger serialise (busy timeout), so two processes cannot
+//    both spend the last of a budget;
 //  * the transaction is committed with synchronous=FULL (rollback journal) before record()
 //    returns: callers write outputs only afterwards, so a crash can waste budget but never release
 //    unaccounted draws.
-// The ledger does not interpret mechanisms: each row stores the accountant's serialised mechanism
-// description (JSON), and the caller supplies the composition (Composer).
-#include <functional>
+// Schema 2. A schema-1 ledger (budgets keyed by the SHA-256 of a data file) is refused with the
+// command that migrates it (migrate_legacy()).
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gpdp/privacy/accountant.hpp"
+#include "gpdp/privacy/filter.hpp"
+#include "gpdp/release/dataset_identity.hpp"
+
 namespace gpdp::release {
 
-struct Budget {
-  double epsilon = 0.0;
-  double delta = 0.0;
-};
+using privacy::Budget;
 
 struct LedgerEntry {
   long long id = 0;
-  std::string dataset_sha256;
-  std::string created;       // ISO 8601 UTC
-  nlohmann::json mechanism;  // the accountant's mechanism description (includes the count L)
-  double epsilon = 0.0;      // this release's own certificate (ε at its δ)
+  std::string dataset;    // the dataset's name
+  std::string created;    // ISO 8601 UTC
+  nlohmann::json record;  // privacy::Accountant::record() of this release
+  double epsilon = 0.0;   // this release's own certificate (ε at its δ)
   double delta = 0.0;
   std::string conversion;
   nlohmann::json parameters;  // public parameters of the release
   std::string out_dir;
-  std::string path_id;  // non-empty when the release kept its path for lazy queries
+  std::string path_id;      // non-empty when the release kept its path for lazy queries
+  std::string data_sha256;  // of the data file (information only: identity is by records)
+  nlohmann::json identity;  // {"records": n, "overlap_override": [...]} (written by record())
 };
 
-// Total ε at δ of composing `entries` (all rows so far plus the new one).
-using Composer = std::function<double(const std::vector<LedgerEntry>& entries, double delta)>;
+// Who a release is about: the dataset's name and its records' fingerprint.
+struct DatasetIdentity {
+  std::string name;
+  Fingerprint fingerprint;
+  // Release even though these records were already released under another name (the data holder
+  // takes responsibility; recorded in the ledger and the certificate).
+  bool new_dataset_despite_overlap = false;
+};
+
+// Records shared with another dataset of the ledger.
+struct Overlap {
+  std::string dataset;
+  long shared = 0;
+};
 
 struct LedgerDecision {
   long long id = 0;
+  std::optional<privacy::RenyiFilter> filter;  // the dataset's budget, if it has one
+  privacy::RenyiFilter::Spend before;          // spend of the earlier releases (filter only)
+  privacy::RenyiFilter::Spend after;           // ... including this one
+  std::vector<Overlap> overridden;             // overlaps released despite (with the override)
+  long earlier_releases = 0;                   // of this dataset
+};
+
+struct DatasetSummary {
+  std::string name;
+  std::string created;
+  long records = 0;  // distinct records released under this name
+  std::optional<privacy::RenyiFilter> filter;
+  std::optional<privacy::RenyiFilter::Spend> spent;  // the filter's count of every release
+  std::vector<LedgerEntry> releases;
+};
+
+// The releases' privacy records replayed into one accountant (InputError naming `source` and the
+// release for a record this gpdp cannot read).
+privacy::Accountant composition(const std::vector<LedgerEntry>& releases,
+                                const std::string& source);
+
+// A group of schema-1 rows (one data file's SHA-256) not migrated yet.
+struct LegacyGroup {
+  std::string sha256;
+  long releases = 0;
   std::optional<Budget> budget;
-  double epsilon_before = 0.0;  // composed spend at budget δ before this release (0 if none)
-  double epsilon_after = 0.0;   // ... including it
 };
 
 class Ledger {
  public:
-  // Opens (creating if needed) the ledger at `path`. A file that is not a gpdp ledger, or fails
-  // SQLite's integrity check, is an InputError naming the path.
-  explicit Ledger(const std::string& path);
+  // Opens (creating if needed) the ledger at `path`, its key at `key_path` (default
+  // <path>.key, created with a new ledger). A file that is not a gpdp ledger, fails SQLite's
+  // integrity check, or still holds schema-1 rows is an InputError naming the path (and, for the
+  // latter, the migration command).
+  explicit Ledger(const std::string& path, const std::string& key_path = "");
   ~Ledger();
   Ledger(const Ledger&) = delete;
   Ledger& operator=(const Ledger&) = delete;
 
-  // Opens an existing ledger only (InputError if missing).
+  // Opens an existing ledger only (InputError if missing) to read it; schema-1 rows are listed by
+  // legacy(), not refused.
   static Ledger open_existing(const std::string& path);
+  // Opens an existing ledger to migrate it: a schema-1 file is converted to schema 2 in place,
+  // its rows kept aside until migrate_legacy() assigns them to a dataset.
+  static Ledger open_for_migration(const std::string& path, const std::string& key_path = "");
 
   const std::string& path() const { return path_; }
-  std::vector<std::string> datasets() const;
-  std::vector<LedgerEntry> releases(const std::string& dataset_sha256) const;
-  std::optional<Budget> budget(const std::string& dataset_sha256) const;
+  // The key of the record fingerprints (the file beside the ledger; created with a new ledger,
+  // checked against the ledger's stored check value otherwise: InputError if missing or another).
+  const LedgerKey& key();
+  std::vector<DatasetSummary> datasets() const;
+  std::optional<DatasetSummary> dataset(const std::string& name) const;
+  std::vector<LegacyGroup> legacy() const;
+  // The release that kept the path `path_id`, if any.
+  std::optional<LedgerEntry> release_with_path(const std::string& path_id) const;
 
-  // Atomically: fixes the dataset's budget if it has none and `requested` is given (a budget, once
-  // set, can never be changed: a different `requested` is a PrivacyError); composes all earlier
-  // releases with `entry`; if a budget exists and the total ε at the budget's δ exceeds it, throws
-  // PrivacyError and changes nothing; else inserts `entry` and commits durably.
-  LedgerDecision record(LedgerEntry entry, const std::optional<Budget>& requested,
-                        const Composer& compose);
+  // Atomically: refuses records already released under another name (PrivacyError naming it)
+  // unless overridden; fixes the dataset's budget and filter if it has none and `requested` is
+  // given (a budget, once set, can never be changed: a different `requested` is a PrivacyError);
+  // composes the earlier releases of the dataset with `entry`; if the filter does not admit the
+  // result, throws PrivacyError and changes nothing; else inserts `entry`, merges the records into
+  // the dataset's fingerprint and commits durably. `orders`: the filter's orders when this call
+  // creates the budget (empty: chosen by RenyiFilter::create).
+  LedgerDecision record(LedgerEntry entry, const DatasetIdentity& identity,
+                        const std::optional<Budget>& requested,
+                        privacy::Conversion conversion = privacy::kDefaultConversion,
+                        const std::vector<double>& orders = {});
   // The same checks without inserting (a fast early refusal; record() decides).
-  LedgerDecision check(const LedgerEntry& entry, const std::optional<Budget>& requested,
-                       const Composer& compose);
+  LedgerDecision check(const LedgerEntry& entry, const DatasetIdentity& identity,
+                       const std::optional<Budget>& requested,
+                       privacy::Conversion conversion = privacy::kDefaultConversion,
+                       const std::vector<double>& orders = {});
+
+  // Assigns the schema-1 rows of the data file with SHA-256 `sha256` to a dataset: its records
+  // (`identity`, computed from that file) join the dataset's fingerprint, its releases become the
+  // dataset's, its budget (if any) the dataset's with a filter fixed now. The same overlap rule as
+  // record(). Returns the dataset after migration.
+  DatasetSummary migrate_legacy(const std::string& sha256, const DatasetIdentity& identity,
+                                privacy::Conversion conversion = privacy::kDefaultConversion);
 
  private:
   struct Db;
-  Ledger(const std::string& path, bool create);
-  LedgerDecision decide(const LedgerEntry& entry, const std::optional<Budget>& requested,
-                        const Composer& compose, bool insert);
+  enum class Mode { Use, Read, Migrate };
+  Ledger(const std::string& path, const std::string& key_path, Mode mode);
+  LedgerDecision decide(const LedgerEntry& entry, const DatasetIdentity& identity,
+                        const std::optional<Budget>& requested, privacy::Conversion conversion,
+                        const std::vector<double>& orders, bool insert);
   std::string path_;
+  std::string key_path_;
+  std::optional<LedgerKey> key_;
   Db* db_;
 };
 
-// `<data>.gpdp-ledger.sqlite` next to the data file.
-std::string default_ledger_path(const std::string& data_path);
 // Current UTC time, ISO 8601 with seconds.
 std::string utc_timestamp();
 

@@ -1,4 +1,4 @@
-#include "gpdp/release/mechanism_json.hpp"
+#include "gpdp/privacy/event.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "gpdp/error.hpp"
 
-namespace gpdp::release {
+namespace gpdp::privacy {
 
 using nlohmann::json;
 
@@ -26,15 +26,16 @@ constexpr const char* kPosteriorSample = "gp-posterior-sample";
 constexpr const char* kFunctional = "gp-functional-mean";
 }  // namespace
 
-json mechanism_to_json(const privacy::GpMechanism& m, long count) {
-  const bool functional = m.kind == privacy::MechanismKind::Functional;
+json to_json(const Event& e) {
+  const GpMechanism& m = e.mechanism;
+  const bool functional = m.kind == MechanismKind::Functional;
   json j{{"kind", functional ? kFunctional : kPosteriorSample},
-         {"count", count},
+         {"count", e.count},
          {"dim", m.dim},
          {"n", m.n},
          {"r", m.r},
          {"M_Y", m.M_Y},
-         {"lemma", privacy::to_string(m.lemma)}};
+         {"lemma", to_string(m.lemma)}};
   if (functional) {
     j["noise_scale"] = m.noise_scale;
   } else {
@@ -50,21 +51,21 @@ json mechanism_to_json(const privacy::GpMechanism& m, long count) {
   return j;
 }
 
-CountedMechanism mechanism_from_json(const json& j, const std::string& source) {
+Event event_from_json(const json& j, const std::string& source) {
   try {
     const std::string kind = j.is_object() ? j.value("kind", "") : "";
     if (kind != kPosteriorSample && kind != kFunctional) {
       throw InputError(fmt::format("{}: not a {} or {} mechanism description", source,
                                    kPosteriorSample, kFunctional));
     }
-    CountedMechanism c;
-    auto& m = c.mechanism;
-    c.count = j.at("count").get<long>();
+    Event e;
+    GpMechanism& m = e.mechanism;
+    e.count = j.at("count").get<long>();
     m.dim = j.at("dim").get<int>();
     m.n = j.at("n").get<long>();
     m.r = j.at("r").get<double>();
     if (kind == kFunctional) {
-      m.kind = privacy::MechanismKind::Functional;
+      m.kind = MechanismKind::Functional;
       m.noise_scale = j.at("noise_scale").get<double>();
     } else {
       m.sigma = number(j.at("sigma"));
@@ -72,8 +73,7 @@ CountedMechanism mechanism_from_json(const json& j, const std::string& source) {
     }
     m.M_Y = j.at("M_Y").get<double>();
     const std::string lemma = j.at("lemma").get<std::string>();
-    m.lemma =
-        lemma == "user" ? privacy::SensitivityLemma::User : privacy::parse_sensitivity_lemma(lemma);
+    m.lemma = lemma == "user" ? SensitivityLemma::User : parse_sensitivity_lemma(lemma);
     if (j.contains("kernel")) {
       m.kernel = Kernel::from_name(j["kernel"].at("name").get<std::string>(),
                                    j["kernel"].at("ell").get<double>());
@@ -83,17 +83,11 @@ CountedMechanism mechanism_from_json(const json& j, const std::string& source) {
     if (j.contains("rkhs_norm")) m.rkhs_norm = j["rkhs_norm"].get<double>();
     if (j.contains("user_Vn")) m.user_Vn = j["user_Vn"].get<double>();
     if (j.contains("user_Delta_n")) m.user_Delta_n = j["user_Delta_n"].get<double>();
-    require(c.count >= 1, fmt::format("{}: count must be ≥ 1", source));
-    return c;
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: malformed mechanism description ({})", source, e.what()));
+    require(e.count >= 1, fmt::format("{}: count must be ≥ 1", source));
+    return e;
+  } catch (const json::exception& ex) {
+    throw InputError(fmt::format("{}: malformed mechanism description ({})", source, ex.what()));
   }
 }
 
-privacy::Accountant compose(const std::vector<CountedMechanism>& mechanisms) {
-  privacy::Accountant acc;
-  for (const auto& c : mechanisms) acc.add(privacy::rdp_curve(c.mechanism), c.count);
-  return acc;
-}
-
-}  // namespace gpdp::release
+}  // namespace gpdp::privacy

@@ -1,0 +1,87 @@
+#include "release_summary.hpp"
+
+#include <fmt/format.h>
+
+namespace gpdp::cli {
+
+namespace {
+
+using nlohmann::json;
+
+double tpr_at(const json& risk, const char* fpr) { return risk["tpr_at_fpr"][fpr].get<double>(); }
+
+std::string risk_line(const json& risk) {
+  std::string line =
+      fmt::format("an attacker at 1 % false positives identifies at most {:.3g} % (this release)",
+                  100.0 * tpr_at(risk, "0.01"));
+  if (risk.contains("budget")) {
+    line +=
+        fmt::format("; {:.3g} % against the whole budget", 100.0 * tpr_at(risk["budget"], "0.01"));
+  }
+  return line;
+}
+
+std::string budget_line(const json& l) {
+  if (!l.contains("budget")) {
+    return fmt::format("none set (use --budget-epsilon/--budget-delta)   [ledger {} #{}]",
+                       l["path"].get<std::string>(), l["release_id"].get<long>());
+  }
+  const auto& orders = l["filter"]["orders"];
+  const std::string filter =
+      orders.size() == 1 ? fmt::format("Rényi filter at α = {:.4g}", orders[0].get<double>())
+                         : fmt::format("Rényi filter at {} orders", orders.size());
+  return fmt::format("spent ε = {:.4g} of {} (δ = {:.3g}); remaining {:.4g}   [{}; ledger {} #{}]",
+                     l["epsilon_spent_total"].get<double>(), l["budget"]["epsilon"].get<double>(),
+                     l["budget"]["delta"].get<double>(), l["epsilon_remaining"].get<double>(),
+                     filter, l["path"].get<std::string>(), l["release_id"].get<long>());
+}
+
+std::string dataset_line(const json& d) {
+  const long earlier = d["earlier_releases"].get<long>();
+  std::string line =
+      fmt::format("{}: {} records, {}", d["name"].get<std::string>(), d["records"].get<long>(),
+                  earlier == 0 ? std::string("its first release")
+                               : fmt::format("{} earlier release(s)", earlier));
+  for (const auto& o : d["overlap_override"]) {
+    line += fmt::format("; released DESPITE {} records shared with '{}'", o["shared"].get<long>(),
+                        o["dataset"].get<std::string>());
+  }
+  return line;
+}
+
+}  // namespace
+
+std::string format_release_summary(const json& s) {
+  std::string out;
+  out += fmt::format("gpdp release → {}{}\n", s["out"].get<std::string>(),
+                     s["private"].get<bool>() ? "" : "   *** NOT PRIVATE (seeded RNG) ***");
+  out += fmt::format("  data        n = {} records, {} response(s) clipped to ±M_Y\n",
+                     s["n"].get<long>(), s["clipped"].get<long>());
+  out += fmt::format("  dataset     {}\n", dataset_line(s["dataset"]));
+  out += fmt::format("  θ           ℓ = {}, r = {:.6g}, σ = {}, η = {:.6g}   (Δ_n: Lemma {})\n",
+                     s["ell"].get<double>(), s["r"].get<double>(), s["sigma"].get<double>(),
+                     s["eta"].get<double>(), s["sensitivity"].get<std::string>());
+  if (s.contains("calibration")) {
+    out += fmt::format("  calibrated  {} for target ε = {}\n",
+                       s["calibration"]["solved"].get<std::string>(),
+                       s["calibration"]["target_epsilon"].get<double>());
+  }
+  out += fmt::format(
+      "  guarantee   ({:.4g}, {:.3g})-DP for {} path(s) at {} points  [α* = {:.4g}, {}]\n",
+      s["epsilon"].get<double>(), s["delta"].get<double>(), s["draws"].get<int>(),
+      s["points"].get<long>(), s["alpha_star"].get<double>(), s["conversion"].get<std::string>());
+  out += fmt::format("  risk        {}\n", risk_line(s["risk"]));
+  out += fmt::format("  sampling    {} ; {} ; values snapped to multiples of {:.3g}\n",
+                     s["sampler"].get<std::string>(), s["rng"].get<std::string>(),
+                     s["granularity"].get<double>());
+  out +=
+      fmt::format("  map         {:.1f}% of the evaluated points in the released excursion set\n",
+                  100.0 * s["fraction_in_set"].get<double>());
+  out += fmt::format("  budget      {}\n", budget_line(s["ledger"]));
+  std::string files;
+  for (const auto& f : s["files"]) files += f.get<std::string>() + " ";
+  out += fmt::format("  files       {}\n", files);
+  return out;
+}
+
+}  // namespace gpdp::cli

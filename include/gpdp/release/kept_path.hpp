@@ -1,0 +1,43 @@
+#pragma once
+// The kept state of a released path (`release` with a KeepPath, read and updated by `query`): the
+// public parameters needed to rebuild the posterior from the same data, the rounding lattice, the
+// ledger row that accounted for it, and every answered point with its UNSNAPPED value. Private
+// state: stored through path_store (mode 0600, optional authenticated encryption). One reader and
+// one writer, used by both commands.
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "gpdp/kernel.hpp"
+#include "gpdp/release/input.hpp"
+#include "gpdp/release/path_store.hpp"
+
+namespace gpdp::release {
+
+struct KeptPath {
+  std::string path_id;
+  std::string dataset_sha256;  // of the data file of the release
+  InputSpec input;             // covariate columns as resolved on the data (never empty)
+  Kernel kernel = Kernel::exponential(1.0);
+  double r = 1.0;
+  double sigma = 1.0;
+  double eta = 0.0;
+  double threshold = 0.0;  // response units
+  int lattice_exponent = 0;
+  std::string ledger;  // absolute path of the ledger that recorded the release
+  long long release_id = 0;
+  std::vector<std::string> names;  // coordinate column names of the answered points
+  struct Path {
+    Points points;           // answered points, k x dim
+    Eigen::VectorXd values;  // their unsnapped values
+  };
+  std::vector<Path> paths;  // one per released draw
+  int dim() const { return static_cast<int>(names.size()); }
+};
+
+// Writes the state (format "gpdp-path-1") atomically with mode 0600, encrypted when `key` is set.
+void save_kept_path(const std::string& file, const KeptPath& state, const PathKey& key);
+// Reads it back; InputError naming `file` when it is missing, damaged, wrongly keyed or malformed.
+KeptPath load_kept_path(const std::string& file, const PathKey& key);
+
+}  // namespace gpdp::release

@@ -1,0 +1,89 @@
+#pragma once
+// What `gpdp release` is asked to do, as types: the private input, the mechanism's public
+// parameters, the accounting (δ, conversion, optional calibration goal), where to evaluate, the
+// sampler, the outputs and the ledger. Library callers (the CLI, Python, later front ends) fill
+// one ReleaseRequest and hand it to run_release() or to the stages of stages.hpp.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gpdp/grid.hpp"
+#include "gpdp/privacy/accountant.hpp"
+#include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/privacy/filter.hpp"
+#include "gpdp/privacy/mechanism.hpp"
+#include "gpdp/release/input.hpp"
+#include "gpdp/release/ledger.hpp"
+#include "gpdp/release/path_store.hpp"
+#include "gpdp/sampler.hpp"
+
+namespace gpdp::release {
+
+enum class ImageFormat { Png, Svg };
+ImageFormat parse_image_format(const std::string& name);  // "png" | "svg"
+std::string to_string(ImageFormat format);                // the file extension
+
+// Where the released path is evaluated: a regular grid (a 2-D grid may be masked by a public CSV
+// of points: only cells within half a step of one of them are evaluated), or the points of a CSV
+// file (columns named like the data's covariates, or x1..xd).
+struct GridPoints {
+  Grid grid;
+  std::string mask_file;  // empty: no mask
+};
+struct FilePoints {
+  std::string file;
+};
+using EvaluationSpec = std::variant<GridPoints, FilePoints>;
+
+// Calibration: the smallest r (or η) whose ε at the release's δ and conversion meets the target.
+struct CalibrationGoal {
+  privacy::CalibrationParameter parameter = privacy::CalibrationParameter::R;
+  double target_epsilon = 1.0;
+};
+
+// Keep the released path's private state for later queries (`gpdp query`), encrypted with `key`.
+struct KeepPath {
+  std::string file;
+  PathKey key;
+};
+
+struct ReleaseRequest {
+  std::string data_path;
+  InputSpec input;
+  // The budget belongs to this named dataset (letters, digits, - _ .) and to its records
+  // (dataset_identity.hpp); records already released under another name are refused unless
+  // new_dataset_despite_overlap is set (the certificate then records it).
+  std::string dataset;
+  bool new_dataset_despite_overlap = false;
+  // The public parameters of ONE draw: kernel (required), r, σ, η, sensitivity lemma and the
+  // optional κ / V_n / Δ_n overrides. n, dim, domain and M_Y are set from the data and `input`.
+  privacy::GpMechanism mechanism;
+  int draws = 1;       // L
+  double delta = 0.0;  // of the (ε, δ) certificate, in (0, 1)
+  privacy::Conversion conversion = privacy::kDefaultConversion;
+  std::optional<CalibrationGoal> calibration;  // solves r or η; the given value is then ignored
+  // Excursion threshold t, in response units after the transform (before centring/scaling).
+  double threshold = 0.0;
+  double vote_cutoff = 0.5;  // released set = {vote fraction ≥ c} when L > 1
+  // Post-processing before thresholding (2-D grids): Gaussian filter of this bandwidth in
+  // coordinate units (paper App. D.1); 0 = none.
+  double smooth = 0.0;
+  EvaluationSpec evaluation = FilePoints{};
+  SamplerMethod sampler = SamplerMethod::Auto;
+  std::string out_dir;
+  ImageFormat image_format = ImageFormat::Png;
+  std::string ledger_path;            // required
+  std::string ledger_key_path;        // empty: <ledger>.key
+  std::optional<Budget> budget;       // fixes the dataset's budget at its first release
+  std::vector<double> budget_orders;  // the filter's orders (empty: chosen when it is created)
+  std::optional<std::uint64_t> insecure_seed;  // reproducible and NOT PRIVATE
+  std::optional<KeepPath> keep_path;
+  std::string internal_eval_dir;  // non-private p_D / μ_D maps, watermarked; never out_dir
+};
+
+// Which generator the request draws with, as the certificate and the ledger say it.
+std::string rng_description(const ReleaseRequest& request);
+
+}  // namespace gpdp::release

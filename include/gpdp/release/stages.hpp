@@ -1,0 +1,133 @@
+#pragma once
+// The stages of a release, each a function from typed inputs to a typed output, so that one datum
+// can be followed through the release in one pass (run_release() chains them):
+//
+//   validate      request            -> ValidatedRelease   data, domain, points, output folder
+//   account       + validated        -> ReleaseAccounting  mechanism, calibration, (ε, δ), attack
+//                                                          risk, record fingerprint, ledger
+//                                                          pre-check (a fast refusal)
+//   draw_and_snap + accounting       -> ReleasedPaths      exact draws (CSPRNG), snapped to Λ·ℤ
+//   render        + released paths   -> Files              draws.csv, map, GeoJSON (memory only)
+//   certify       + files            -> Certified          certificate; the ledger records the
+//                                                          release durably (or refuses)
+//   publish       + certified        -> ReleaseOutcome     kept path, then the folder in one rename
+//
+// Errors before `certify` change nothing; nothing reaches the disk before the ledger commit.
+// Nothing computed from μ_D or k_D directly ever goes to the release folder.
+#include <fmt/format.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/error.hpp"
+#include "gpdp/gis/geo_frame.hpp"
+#include "gpdp/privacy/accountant.hpp"
+#include "gpdp/privacy/mechanism.hpp"
+#include "gpdp/privacy/risk.hpp"
+#include "gpdp/release/evaluation.hpp"
+#include "gpdp/release/input.hpp"
+#include "gpdp/release/ledger.hpp"
+#include "gpdp/release/request.hpp"
+#include "gpdp/release/snapping.hpp"
+#include "gpdp/sample_path.hpp"
+
+namespace gpdp::release {
+
+// ---- 1. validate ---------------------------------------------------------------------------
+struct ValidatedRelease {
+  PreparedData prepared;  // the records after transform and clipping (covariates: model CRS)
+  Evaluation evaluation;  // in the declared CRS (what the outputs show)
+  // With a declared CRS: the declared and the model CRS (gis::GeoFrame), and the evaluation
+  // points in the model CRS (the same points without reprojection).
+  std::optional<gis::GeoFrame> geo;
+  Points model_points;
+  double center = 0.0;  // public response centring and scale
+  double scale = 1.0;
+  double level = 0.0;       // the threshold in model units, (t − center)/scale
+  std::string release_uid;  // random, public: in the certificate and map.tif
+  // The grid samplers may be used: the whole grid, not reprojected.
+  bool grid_sampler() const { return evaluation.whole_grid() && !(geo && geo->reprojects()); }
+};
+ValidatedRelease validate(const ReleaseRequest& request);
+
+// ---- 2. account ----------------------------------------------------------------------------
+struct CalibrationReport {
+  CalibrationGoal goal;
+  double value = 0.0;  // the solved r or η
+  std::string note;
+};
+struct ReleaseAccounting {
+  privacy::GpMechanism mechanism;  // complete: n, dim, domain, M_Y from the data; calibrated
+  privacy::ResolvedBounds bounds;
+  privacy::Accountant composition;  // this release's events (L draws of `mechanism`)
+  privacy::Guarantee guarantee;     // this release alone, at the request's δ
+  privacy::AttackRisk risk;         // ... what it allows a membership attacker
+  std::optional<CalibrationReport> calibration;
+  DatasetIdentity identity;  // the dataset's name and its records' fingerprint
+  LedgerEntry entry;         // the ledger row this release will add
+};
+// Calibrates (if asked), accounts, fingerprints the records with the ledger's key, and asks the
+// ledger whether the release fits (identity and budget).
+ReleaseAccounting account(const ReleaseRequest& request, const ValidatedRelease& validated);
+
+// ---- 3. draw and snap ----------------------------------------------------------------------
+struct ReleasedPaths {
+  std::vector<SamplePath> paths;  // private state (unsnapped answers), kept only with KeepPath
+  Eigen::MatrixXd values;         // m x L, snapped to the lattice, model units
+  Eigen::MatrixXd set_fields;     // the fields the excursion set is read from (values, smoothed)
+  Granularity lattice;
+  std::string sampler;  // the exact method that drew the first path, with details
+  std::string rng;      // which generator drew them
+};
+ReleasedPaths draw_and_snap(const ReleaseRequest& request, const ValidatedRelease& validated,
+                            const ReleaseAccounting& accounting);
+
+// Runs post-processing between the draw and the ledger (smoothing, rendering). The draw exists
+// only in memory then: an error there records nothing and writes nothing, and its message says so.
+template <class F>
+auto after_the_draw(F&& step) {
+  try {
+    return step();
+  } catch (const std::exception& e) {
+    throw Error(fmt::format(
+        "{} — this happened after the draw, in post-processing: nothing was recorded in the "
+        "ledger and nothing was released (no privacy budget spent)",
+        e.what()));
+  }
+}
+
+// ---- 4. render (memory only) ---------------------------------------------------------------
+using Files = std::map<std::string, std::string>;  // file name -> content
+// draws.csv; with a grid map.png|svg; with a 2-D grid excursion.geojson. Functions of the
+// released paths only.
+Files render(const ReleaseRequest& request, const ValidatedRelease& validated,
+             const ReleaseAccounting& accounting, const ReleasedPaths& released);
+
+// ---- 5. certify ----------------------------------------------------------------------------
+struct Certified {
+  nlohmann::json certificate;  // without "outputs" (added by publish)
+  LedgerDecision decision;
+  std::optional<privacy::AttackRisk> budget_risk;  // against the whole budget, if one is set
+  std::string path_id;                             // non-empty with KeepPath
+};
+// Builds the certificate and records the release in the ledger in one durable transaction;
+// PrivacyError (nothing recorded) when it would exceed the budget.
+Certified certify(const ReleaseRequest& request, const ValidatedRelease& validated,
+                  const ReleaseAccounting& accounting, const ReleasedPaths& released);
+
+// ---- 6. publish ----------------------------------------------------------------------------
+struct ReleaseOutcome {
+  nlohmann::json certificate;
+  nlohmann::json summary;  // what the CLI prints (also with --json)
+  std::vector<std::string> files;
+};
+// Writes the kept path (if any), then the release folder (files + certificate.json with every
+// output's SHA-256) in one rename, then the internal evaluation maps (if asked).
+ReleaseOutcome publish(const ReleaseRequest& request, const ValidatedRelease& validated,
+                       const ReleaseAccounting& accounting, const ReleasedPaths& released,
+                       Files files, Certified certified);
+
+}  // namespace gpdp::release

@@ -1,0 +1,69 @@
+// Stage 2 of a release: the mechanism (public parameters + n, dim, domain, M_Y of the data),
+// calibration if asked, the (ε, δ) of this release and the attack risk it allows, the records'
+// fingerprint, and the ledger's early verdict on identity and budget.
+#include <filesystem>
+
+#include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/release/stages.hpp"
+
+namespace gpdp::release {
+
+namespace {
+
+privacy::GpMechanism mechanism_of(const ReleaseRequest& q, const ValidatedRelease& v) {
+  privacy::GpMechanism m = q.mechanism;
+  m.dim = v.prepared.data.dim();
+  m.domain = v.geo ? v.geo->model_domain() : *q.input.domain;  // where the covariates are modelled
+  m.n = v.prepared.data.n();
+  m.M_Y = q.input.M_Y;
+  return m;
+}
+
+LedgerEntry ledger_entry(const ReleaseRequest& q, const ValidatedRelease& v,
+                         const ReleaseAccounting& a) {
+  LedgerEntry e;
+  e.dataset = q.dataset;
+  e.record = a.composition.record();
+  e.epsilon = a.guarantee.epsilon;
+  e.delta = q.delta;
+  e.conversion = privacy::to_string(q.conversion);
+  e.parameters = {{"theta",
+                   {{"ell", a.mechanism.kernel->lengthscale()},
+                    {"r", a.mechanism.r},
+                    {"sigma", a.mechanism.sigma}}},
+                  {"eta", a.mechanism.eta},
+                  {"draws", q.draws},
+                  {"rng", rng_description(q)},
+                  {"threshold", q.threshold},
+                  {"points", v.evaluation.points.rows()},
+                  {"sampler", to_string(q.sampler)}};
+  e.out_dir = std::filesystem::absolute(q.out_dir).string();
+  e.data_sha256 = v.prepared.sha256;
+  return e;
+}
+
+}  // namespace
+
+ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v) {
+  ReleaseAccounting a;
+  a.mechanism = mechanism_of(q, v);
+  if (q.calibration) {
+    const auto cal = privacy::calibrate(a.mechanism, q.draws, q.calibration->parameter,
+                                        {q.calibration->target_epsilon, q.delta, q.conversion});
+    a.mechanism = cal.mechanism;
+    a.calibration = CalibrationReport{*q.calibration, cal.value, cal.note};
+  }
+  a.bounds = privacy::resolve_bounds(a.mechanism);
+  a.guarantee = privacy::account(a.mechanism, q.draws, q.delta, q.conversion);
+  a.composition.add(a.mechanism, q.draws);
+  a.risk = privacy::attack_risk(a.composition, a.guarantee);
+  Ledger ledger(q.ledger_path, q.ledger_key_path);
+  a.identity = {q.dataset,
+                fingerprint(v.prepared.raw_covariates, v.prepared.raw_response, ledger.key()),
+                q.new_dataset_despite_overlap};
+  a.entry = ledger_entry(q, v, a);
+  ledger.check(a.entry, a.identity, q.budget, q.conversion, q.budget_orders);
+  return a;
+}
+
+}  // namespace gpdp::release

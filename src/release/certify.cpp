@@ -1,0 +1,212 @@
+// Stage 5 of a release: the certificate, and the ledger record of the release in one durable
+// transaction (the budget is checked again inside it: concurrent releases serialise there).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "gpdp/error.hpp"
+#include "gpdp/io/csv.hpp"
+#include "gpdp/release/stages.hpp"
+#include "gpdp/rng.hpp"
+#include "gpdp/version.hpp"
+
+namespace gpdp::release {
+
+namespace {
+
+using nlohmann::json;
+
+json guarantee_json(const privacy::Guarantee& g) {
+  return {{"epsilon", g.epsilon},
+          {"delta", g.delta},
+          {"alpha_star", g.alpha},
+          {"rdp_at_alpha_star", g.rdp},
+          {"alpha_max", std::isinf(g.alpha_max) ? json("inf") : json(g.alpha_max)},
+          {"conversion", privacy::to_string(g.conversion)},
+          {"conversion_citation", privacy::conversion_citation(g.conversion)},
+          {"note", g.note()}};
+}
+
+std::string file_name(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+json input_json(const ReleaseRequest& q, const ValidatedRelease& v) {
+  const Dataset& data = v.prepared.data;
+  return {{"file", file_name(q.data_path)},
+          {"sha256", v.prepared.sha256},
+          {"bytes", v.prepared.file_bytes},
+          {"n", data.n()},
+          {"covariates", data.covariate_names},
+          {"response", data.response_name},
+          {"transform", to_string(q.input.transform)},
+          {"center", v.center},
+          {"scale", v.scale},
+          {"response_policy", to_string(q.input.policy)},
+          {"M_Y", q.input.M_Y},
+          {"clipped", v.prepared.clipped}};
+}
+
+json sensitivity_json(const ReleaseAccounting& a) {
+  const auto& b = a.bounds;
+  return {{"lemma", privacy::to_string(a.mechanism.lemma)},
+          {"assumptions", privacy::lemma_assumptions(a.mechanism.lemma)},
+          {"Delta_n", b.Delta_n},
+          {"V_n", b.Vn},
+          {"V_n_source", b.Vn_source},
+          {"kappa", b.kappa},
+          {"theorem", b.theorem}};
+}
+
+// "lo:hi:count,..." of a grid, exactly (Grid::parse reads it back).
+std::string grid_spec(const Grid& grid) {
+  std::vector<std::string> axes;
+  for (const auto& a : grid.axes())
+    axes.push_back(
+        fmt::format("{}:{}:{}", io::format_number(a.lo), io::format_number(a.hi), a.count));
+  return fmt::format("{}", fmt::join(axes, ","));
+}
+
+json evaluation_json(const Evaluation& e) {
+  const auto name_or_null = [](const std::string& path) {
+    return path.empty() ? json(nullptr) : json(file_name(path));
+  };
+  return {{"points", e.points.rows()},
+          {"grid", e.grid ? json(e.grid->dim() == 1 ? "1-D grid" : "2-D grid") : json(nullptr)},
+          {"grid_spec", e.grid ? json(grid_spec(*e.grid)) : json(nullptr)},
+          {"mask", name_or_null(e.mask_file)},
+          {"points_file", name_or_null(e.points_file)}};
+}
+
+json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
+                      const ReleaseAccounting& a, const ReleasedPaths& p) {
+  const auto& m = a.mechanism;
+  const auto& lattice = p.lattice;
+  json cert{{"gpdp_version", kVersion},
+            {"private", !q.insecure_seed.has_value()},
+            {"input", input_json(q, v)},
+            {"domain", q.input.domain->to_string()},
+            {"crs", v.geo ? v.geo->to_json() : json(nullptr)},
+            {"release_uid", v.release_uid},
+            {"kernel", {{"name", m.kernel->name()}, {"ell", m.kernel->lengthscale()}}},
+            {"theta", {{"ell", m.kernel->lengthscale()}, {"r", m.r}, {"sigma", m.sigma}}},
+            {"eta", m.eta},
+            {"M_Y", m.M_Y},
+            {"sensitivity", sensitivity_json(a)},
+            {"draws", q.draws},
+            {"guarantee", guarantee_json(a.guarantee)},
+            {"privacy_record", a.entry.record},
+            {"rng", p.rng},
+            {"rounding",
+             {{"granularity", lattice.lambda},
+              {"exponent", lattice.exponent},
+              {"std_floor", lattice.std_floor},
+              {"value_bound", lattice.value_bound},
+              {"reasoning", lattice.reasoning}}},
+            {"sampler", p.sampler},
+            {"sampler_requested", to_string(q.sampler)},
+            {"threshold",
+             {{"t", q.threshold},
+              {"model_units", v.level},
+              {"vote_cutoff", q.vote_cutoff},
+              {"smoothing_bandwidth", q.smooth}}},
+            {"evaluation", evaluation_json(v.evaluation)},
+            {"covered_by_guarantee",
+             "every file listed in 'outputs': all are functions of the released, "
+             "snapped sample paths only"},
+            {"timestamp", utc_timestamp()}};
+  if (a.calibration) {
+    cert["calibration"] = {{"target_epsilon", a.calibration->goal.target_epsilon},
+                           {"solved", privacy::to_string(a.calibration->goal.parameter)},
+                           {"value", a.calibration->value},
+                           {"note", a.calibration->note}};
+  }
+  if (q.insecure_seed) {
+    cert["warning"] =
+        "NOT PRIVATE: drawn with a user-chosen seed; anyone who knows the seed can "
+        "remove the noise. Never publish this release.";
+  }
+  return cert;
+}
+
+json spend_json(const privacy::RenyiFilter::Spend& s) {
+  return {{"epsilon", s.epsilon}, {"alpha", s.alpha}, {"rdp", s.rdp}, {"rdp_budget", s.rdp_budget}};
+}
+
+json ledger_json(const std::string& path, const LedgerDecision& d) {
+  json j{{"path", path}, {"release_id", d.id}, {"filter_theorem", privacy::RenyiFilter::theorem()}};
+  if (d.filter) {
+    const auto& b = d.filter->budget();
+    j["budget"] = {{"epsilon", b.epsilon}, {"delta", b.delta}};
+    j["filter"] = d.filter->to_json();
+    j["spent_before"] = spend_json(d.before);
+    j["spent_after"] = spend_json(d.after);
+    j["epsilon_spent_total"] = d.after.epsilon;
+    j["epsilon_remaining"] = b.epsilon - d.after.epsilon;
+  }
+  return j;
+}
+
+json dataset_json(const ReleaseAccounting& a, const LedgerDecision& d) {
+  json overridden = json::array();
+  for (const auto& o : d.overridden)
+    overridden.push_back({{"dataset", o.dataset}, {"shared", o.shared}});
+  return {{"name", a.identity.name},
+          {"records", a.identity.fingerprint.records},
+          {"distinct_records", a.identity.fingerprint.hashes.size()},
+          {"earlier_releases", d.earlier_releases},
+          {"new_dataset_despite_overlap", a.identity.new_dataset_despite_overlap},
+          {"overlap_override", overridden},
+          {"identity",
+           "keyed hashes of the records (covariates, raw response) as parsed, in any file "
+           "layout; docs/security.md"}};
+}
+
+// Against the whole budget: (α_B, B)-RDP with |Λ| = 1 (the filter's theorem), and (ε_B, δ_B).
+std::optional<privacy::AttackRisk> budget_risk(const LedgerDecision& d) {
+  if (!d.filter) return std::nullopt;
+  const auto& f = *d.filter;
+  const auto& b = f.budget();
+  if (f.orders().size() == 1) {
+    const double alpha = f.orders().front();
+    return privacy::attack_risk(alpha, f.rdp_budget(alpha), b.epsilon, b.delta);
+  }
+  return privacy::attack_risk(0.0, -1.0, b.epsilon, b.delta);
+}
+
+json risk_json(const ReleaseAccounting& a, const std::optional<privacy::AttackRisk>& budget) {
+  json j = privacy::to_json(a.risk);
+  j["summary"] = privacy::risk_sentence(a.risk) + " (this release)";
+  j["meaning"] =
+      "the largest true-positive rate any membership test can reach at each false-positive rate";
+  if (budget) {
+    j["budget"] = privacy::to_json(*budget);
+    j["budget"]["summary"] = privacy::risk_sentence(*budget) + " (the whole budget)";
+  }
+  return j;
+}
+
+}  // namespace
+
+Certified certify(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
+                  const ReleasedPaths& p) {
+  Certified c;
+  c.certificate = certificate_json(q, v, a, p);
+  if (q.keep_path) {
+    c.path_id = random_hex_id();
+    c.certificate["kept_path_id"] = c.path_id;
+  }
+  LedgerEntry entry = a.entry;
+  entry.created = c.certificate["timestamp"].get<std::string>();
+  entry.path_id = c.path_id;
+  c.decision = Ledger(q.ledger_path, q.ledger_key_path)
+                   .record(entry, a.identity, q.budget, q.conversion, q.budget_orders);
+  c.budget_risk = budget_risk(c.decision);
+  c.certificate["ledger"] = ledger_json(q.ledger_path, c.decision);
+  c.certificate["dataset"] = dataset_json(a, c.decision);
+  c.certificate["risk"] = risk_json(a, c.budget_risk);
+  return c;
+}
+
+}  // namespace gpdp::release

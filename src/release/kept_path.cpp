@@ -1,0 +1,111 @@
+#include "gpdp/release/kept_path.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "gpdp/error.hpp"
+
+namespace gpdp::release {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "gpdp-path-1";
+
+json matrix_json(const Eigen::MatrixXd& m) {
+  json rows = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+Eigen::MatrixXd matrix_from_json(const json& rows, Eigen::Index cols) {
+  Eigen::MatrixXd m(static_cast<Eigen::Index>(rows.size()), cols);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (Eigen::Index j = 0; j < cols; ++j)
+      m(static_cast<Eigen::Index>(i), j) = rows[i].at(static_cast<std::size_t>(j)).get<double>();
+  }
+  return m;
+}
+
+// The input description as parse_input_config() reads it back.
+json input_json(const InputSpec& in) {
+  json j{{"x", in.x_columns},
+         {"y", in.y_column},
+         {"M_Y", in.M_Y},
+         {"policy", to_string(in.policy)},
+         {"transform", to_string(in.transform)}};
+  if (in.domain) j["domain"] = in.domain->to_string();
+  if (in.center) j["center"] = *in.center;
+  if (in.scale) j["scale"] = *in.scale;
+  if (!in.crs.empty()) j["crs"] = in.crs;
+  if (!in.model_crs.empty()) j["model_crs"] = in.model_crs;
+  return j;
+}
+
+}  // namespace
+
+void save_kept_path(const std::string& file, const KeptPath& s, const PathKey& key) {
+  json state{{"format", kFormat},
+             {"path_id", s.path_id},
+             {"dataset_sha256", s.dataset_sha256},
+             {"input", input_json(s.input)},
+             {"kernel", {{"name", s.kernel.name()}, {"ell", s.kernel.lengthscale()}}},
+             {"r", s.r},
+             {"sigma", s.sigma},
+             {"eta", s.eta},
+             {"threshold", s.threshold},
+             {"lattice_exponent", s.lattice_exponent},
+             {"ledger", s.ledger},
+             {"release_id", s.release_id},
+             {"dim", s.dim()},
+             {"names", s.names},
+             {"paths", json::array()}};
+  for (const auto& p : s.paths) {
+    state["paths"].push_back(
+        {{"points", matrix_json(p.points)}, {"values", matrix_json(p.values)}});
+  }
+  save_path_file(file, state.dump(), key);
+}
+
+KeptPath load_kept_path(const std::string& file, const PathKey& key) {
+  const std::string text = load_path_file(file, key);
+  try {
+    const json state = json::parse(text);
+    if (state.value("format", "") != kFormat) {
+      throw InputError(fmt::format("{}: not a gpdp path file (bad contents)", file));
+    }
+    KeptPath s;
+    s.path_id = state.at("path_id").get<std::string>();
+    s.dataset_sha256 = state.at("dataset_sha256").get<std::string>();
+    s.input = parse_input_config(state.at("input").dump(), file);
+    require(s.input.domain.has_value() && !s.input.x_columns.empty(),
+            fmt::format("{}: not a gpdp path file (no domain or covariate columns)", file));
+    s.kernel = Kernel::from_name(state.at("kernel").at("name").get<std::string>(),
+                                 state["kernel"].at("ell").get<double>());
+    s.r = state.at("r").get<double>();
+    s.sigma = state.at("sigma").get<double>();
+    s.eta = state.at("eta").get<double>();
+    s.threshold = state.at("threshold").get<double>();
+    s.lattice_exponent = state.at("lattice_exponent").get<int>();
+    s.ledger = state.at("ledger").get<std::string>();
+    s.release_id = state.at("release_id").get<long long>();
+    s.names = state.at("names").get<std::vector<std::string>>();
+    require(static_cast<int>(s.names.size()) == state.at("dim").get<int>(),
+            fmt::format("{}: not a gpdp path file (inconsistent dimension)", file));
+    for (const auto& p : state.at("paths")) {
+      const Eigen::MatrixXd values = matrix_from_json(p.at("values"), 1);
+      s.paths.push_back({matrix_from_json(p.at("points"), s.dim()), values.col(0)});
+    }
+    return s;
+  } catch (const json::exception&) {
+    throw InputError(fmt::format("{}: not a gpdp path file (missing or malformed fields)", file));
+  }
+}
+
+}  // namespace gpdp::release

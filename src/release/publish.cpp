@@ -1,0 +1,124 @@
+// Stage 6 of a release: after the ledger commit, the kept path state (private), then the release
+// folder in one rename, then (if asked) the non-private evaluation maps into their own folder.
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "gpdp/io/atomic_file.hpp"
+#include "gpdp/io/csv.hpp"
+#include "gpdp/release/kept_path.hpp"
+#include "gpdp/release/outputs.hpp"
+#include "gpdp/release/postprocess.hpp"
+#include "gpdp/release/sha256.hpp"
+#include "gpdp/release/stages.hpp"
+
+namespace gpdp::release {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void keep_path(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
+               const ReleasedPaths& p, const Certified& c) {
+  KeptPath s;
+  s.path_id = c.path_id;
+  s.dataset_sha256 = v.prepared.sha256;
+  s.input = q.input;
+  s.input.x_columns = v.prepared.data.covariate_names;
+  s.kernel = *a.mechanism.kernel;
+  s.r = a.mechanism.r;
+  s.sigma = a.mechanism.sigma;
+  s.eta = a.mechanism.eta;
+  s.threshold = q.threshold;
+  s.lattice_exponent = p.lattice.exponent;
+  s.ledger = fs::absolute(q.ledger_path).string();
+  s.release_id = c.decision.id;
+  s.names = v.evaluation.names;
+  for (const auto& path : p.paths) s.paths.push_back({path.points(), path.values()});
+  save_kept_path(q.keep_path->file, s, q.keep_path->key);
+}
+
+// Non-private maps for the data holder's own evaluation: watermarked, never in the release folder.
+void write_internal_eval(const ReleaseRequest& q, const ValidatedRelease& v,
+                         const Posterior& posterior) {
+  const fs::path dir(q.internal_eval_dir);
+  fs::create_directories(dir);
+  const Evaluation& eval = v.evaluation;
+  const Eigen::VectorXd mean = posterior.mean(v.model_points);
+  const Eigen::VectorXd prob = posterior.excursion_probability(v.model_points, v.level);
+  std::string csv = "point,posterior_mean,excursion_probability\n";
+  for (Eigen::Index i = 0; i < mean.size(); ++i) {
+    csv += fmt::format("{},{},{}\n", i, io::format_number(v.center + v.scale * mean(i)),
+                       io::format_number(prob(i)));
+  }
+  io::write_file_atomic((dir / "NOT_FOR_RELEASE_posterior.csv").string(), csv);
+  if (!eval.grid) return;
+  const std::string format = to_string(q.image_format);
+  const MapText mean_text{"NOT FOR RELEASE — computed from μ_D directly (no privacy)",
+                          "posterior mean μ_D", "posterior mean", "NOT FOR RELEASE"};
+  const Eigen::MatrixXd mean_response = (mean.array() * v.scale + v.center).matrix();
+  io::write_file_atomic(
+      (dir / ("NOT_FOR_RELEASE_posterior_mean." + format)).string(),
+      render_map(eval.on_grid(mean_response), *eval.grid, q.threshold, mean_text, format));
+  if (eval.grid->dim() != 2) return;
+  const MapText p_text{"NOT FOR RELEASE — computed from μ_D, k_D directly (no privacy)",
+                       "excursion probability p_D; contour at 0.5", "p_D", "NOT FOR RELEASE"};
+  io::write_file_atomic((dir / ("NOT_FOR_RELEASE_excursion_probability." + format)).string(),
+                        render_map(eval.on_grid(prob), *eval.grid, 0.5, p_text, format));
+}
+
+json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
+                  const ReleasedPaths& p, const ReleaseOutcome& o) {
+  const auto& g = a.guarantee;
+  const Eigen::VectorXd votes = vote_fraction(p.set_fields, v.level);
+  json s{{"out", q.out_dir},
+         {"files", o.files},
+         {"n", v.prepared.data.n()},
+         {"clipped", v.prepared.clipped},
+         {"points", v.evaluation.points.rows()},
+         {"draws", q.draws},
+         {"epsilon", g.epsilon},
+         {"delta", q.delta},
+         {"alpha_star", g.alpha},
+         {"conversion", privacy::to_string(q.conversion)},
+         {"r", a.mechanism.r},
+         {"sigma", a.mechanism.sigma},
+         {"eta", a.mechanism.eta},
+         {"ell", a.mechanism.kernel->lengthscale()},
+         {"sensitivity", privacy::to_string(a.mechanism.lemma)},
+         {"rng", p.rng},
+         {"private", !q.insecure_seed.has_value()},
+         {"granularity", p.lattice.lambda},
+         {"sampler", p.sampler},
+         {"fraction_in_set", votes.size() ? vote_set(votes, q.vote_cutoff).mean() : 0.0},
+         {"ledger", o.certificate["ledger"]},
+         {"dataset", o.certificate["dataset"]},
+         {"risk", o.certificate["risk"]}};
+  if (q.keep_path) s["kept_path"] = q.keep_path->file;
+  if (!q.internal_eval_dir.empty()) s["internal_eval"] = q.internal_eval_dir;
+  if (o.certificate.contains("calibration")) s["calibration"] = o.certificate["calibration"];
+  return s;
+}
+
+}  // namespace
+
+ReleaseOutcome publish(const ReleaseRequest& q, const ValidatedRelease& v,
+                       const ReleaseAccounting& a, const ReleasedPaths& p, Files files,
+                       Certified c) {
+  if (q.keep_path) keep_path(q, v, a, p, c);
+  json outputs = json::array();
+  for (const auto& [name, content] : files)
+    outputs.push_back({{"file", name}, {"sha256", sha256_hex(content)}});
+  c.certificate["outputs"] = outputs;
+  files["certificate.json"] = c.certificate.dump(2) + "\n";
+  publish_folder(q.out_dir, files);
+  if (!q.internal_eval_dir.empty()) write_internal_eval(q, v, p.paths.front().posterior());
+  ReleaseOutcome o;
+  o.certificate = std::move(c.certificate);
+  for (const auto& entry : files) o.files.push_back(entry.first);
+  o.summary = summary_json(q, v, a, p, o);
+  return o;
+}
+
+}  // namespace gpdp::release

@@ -1,0 +1,142 @@
+// Stage 4 of a release: every output file rendered in memory from the released paths only:
+// draws.csv; with a grid the map; with a 2-D grid the polygons of the released set (cell-based) and
+// map.tif (Cloud-Optimized GeoTIFF).
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "gpdp/geometry/excursion_polygons.hpp"
+#include "gpdp/gis/geotiff.hpp"
+#include "gpdp/release/outputs.hpp"
+#include "gpdp/release/postprocess.hpp"
+#include "gpdp/release/stages.hpp"
+#include "gpdp/version.hpp"
+
+namespace gpdp::release {
+
+namespace {
+
+// The released set at each evaluated point, as draws.csv's in_set column has it (the vote set of
+// release/postprocess.hpp; for one path: the path ≥ level).
+std::vector<char> released_set(const Eigen::MatrixXd& set_fields, double level, double cutoff) {
+  const Eigen::VectorXd in = vote_set(vote_fraction(set_fields, level), cutoff);
+  std::vector<char> out(static_cast<std::size_t>(in.size()));
+  for (Eigen::Index i = 0; i < in.size(); ++i) out[static_cast<std::size_t>(i)] = in(i) > 0;
+  return out;
+}
+
+// The released set on the whole grid (outside a mask: not in the set).
+std::vector<char> set_on_grid(const Evaluation& eval, const std::vector<char>& in_set) {
+  if (!eval.masked()) return in_set;
+  std::vector<char> full(static_cast<std::size_t>(eval.grid->size()), 0);
+  for (std::size_t i = 0; i < eval.cells.size(); ++i)
+    full[static_cast<std::size_t>(eval.cells[i])] = in_set[i];
+  return full;
+}
+
+// map.tif's bands: the released value(s) in response units (as in draws.csv), for L > 1 the vote
+// fraction, and the in-set mask (1/0); NaN outside a mask.
+std::vector<gis::RasterBand> raster_bands(const ValidatedRelease& v, const ReleasedPaths& p,
+                                          const std::vector<char>& in_set) {
+  const Evaluation& eval = v.evaluation;
+  const std::string& response = v.prepared.data.response_name;
+  auto column = [](const Eigen::VectorXd& x) { return std::vector<double>(x.begin(), x.end()); };
+  std::vector<gis::RasterBand> bands;
+  const auto L = p.values.cols();
+  for (Eigen::Index l = 0; l < L; ++l) {
+    const Eigen::VectorXd value =
+        eval.on_grid((p.values.col(l).array() * v.scale + v.center).matrix());
+    bands.push_back(
+        {L == 1 ? fmt::format("released value ({}, response units)", response)
+                : fmt::format("released value, path {} ({}, response units)", l + 1, response),
+         column(value)});
+  }
+  if (L > 1) {
+    bands.push_back(
+        {"vote fraction (paths ≥ t)", column(eval.on_grid(vote_fraction(p.set_fields, v.level)))});
+  }
+  const Eigen::VectorXd evaluated =
+      eval.on_grid(Eigen::VectorXd::Ones(static_cast<Eigen::Index>(eval.points.rows())));
+  std::vector<double> mask(in_set.size());
+  for (std::size_t k = 0; k < in_set.size(); ++k)
+    mask[k] = std::isnan(evaluated(static_cast<Eigen::Index>(k))) ? std::nan("") : in_set[k];
+  bands.push_back({"in_set (1 = in the released set, 0 = not)", mask});
+  return bands;
+}
+
+// 2-D grid: the map with the released set's outline, the set's polygons and map.tif.
+void render_2d(const ReleaseRequest& q, const ValidatedRelease& v, const ReleasedPaths& p,
+               const MapText& text, Files& files) {
+  const Evaluation& eval = v.evaluation;
+  const std::string format = to_string(q.image_format);
+  const std::vector<char> in_set =
+      set_on_grid(eval, released_set(p.set_fields, v.level, q.vote_cutoff));
+  const auto polygons = geometry::set_polygons(in_set, *eval.grid);
+  const std::string smoothed =
+      q.smooth > 0 ? fmt::format(" (smoothed, bandwidth {})", q.smooth) : "";
+  if (q.draws == 1) {
+    const Eigen::VectorXd values =
+        eval.on_grid((p.set_fields.col(0).array() * v.scale + v.center).matrix());
+    files["map." + format] =
+        render_map(values, *eval.grid, q.threshold,
+                   {text.title,
+                    fmt::format("one posterior sample path{}; outline: released set {{path ≥ {}}}",
+                                smoothed, q.threshold),
+                    text.value_label, ""},
+                   format, &polygons);
+  } else {
+    const Eigen::VectorXd votes = eval.on_grid(vote_fraction(p.set_fields, v.level));
+    files["map." + format] = render_map(
+        votes, *eval.grid, q.vote_cutoff,
+        {text.title,
+         fmt::format("fraction of {} paths ≥ t = {}{}; outline: released set {{fraction ≥ {}}}",
+                     q.draws, q.threshold, smoothed, q.vote_cutoff),
+         "vote fraction", ""},
+        format, &polygons);
+  }
+  const std::string description =
+      q.draws == 1 ? fmt::format("{{released path ≥ {}}}", q.threshold)
+                   : fmt::format("{{vote fraction of {} released paths ≥ {} is ≥ {}}}", q.draws,
+                                 q.threshold, q.vote_cutoff);
+  std::optional<gis::Crs> crs;
+  if (v.geo) crs = v.geo->declared();
+  auto [name, content] =
+      excursion_file(polygons, crs, {{"description", description}, {"release_uid", v.release_uid}});
+  files[name] = std::move(content);
+  files["map.tif"] = gis::cog_geotiff(
+      *eval.grid, crs, raster_bands(v, p, in_set),
+      {{"GPDP_RELEASE_UID", v.release_uid},
+       {"GPDP_VERSION", kVersion},
+       {"GPDP_RELEASED_SET", description},
+       {"GPDP_CERTIFICATE", "certificate.json beside this file lists it with its SHA-256"}});
+}
+
+}  // namespace
+
+Files render(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
+             const ReleasedPaths& p) {
+  const Evaluation& eval = v.evaluation;
+  Files files;
+  files["draws.csv"] = draws_csv(eval.points, eval.names, p.values, p.set_fields, v.center, v.scale,
+                                 v.level, q.vote_cutoff);
+  if (!eval.grid) return files;
+  const MapText text{
+      fmt::format("gpdp release{}: ε = {:.3g}, δ = {:.2g} ({}), L = {}",
+                  q.insecure_seed ? " (NOT PRIVATE: seeded)" : "", a.guarantee.epsilon, q.delta,
+                  privacy::to_string(q.conversion), q.draws),
+      "",
+      fmt::format("released path ({}{})", v.prepared.data.response_name,
+                  q.input.transform == ResponseTransform::Log ? ", log" : ""),
+      ""};
+  if (eval.grid->dim() == 2) {
+    render_2d(q, v, p, text, files);
+    return files;
+  }
+  const Eigen::MatrixXd values = eval.on_grid((p.set_fields.array() * v.scale + v.center).matrix());
+  files["map." + to_string(q.image_format)] = render_map(
+      values, *eval.grid, q.threshold,
+      {text.title, "released sample path(s)", text.value_label, ""}, to_string(q.image_format));
+  return files;
+}
+
+}  // namespace gpdp::release

@@ -1,0 +1,82 @@
+// Stage 1 of a release: every check that needs no randomness and spends no budget.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "gpdp/error.hpp"
+#include "gpdp/release/dataset_identity.hpp"
+#include "gpdp/release/outputs.hpp"
+#include "gpdp/release/stages.hpp"
+#include "gpdp/rng.hpp"
+
+namespace gpdp::release {
+
+namespace {
+
+void check_parameters(const ReleaseRequest& q) {
+  require_parameter(q.delta > 0 && q.delta < 1, "delta",
+                    fmt::format("delta must lie in (0, 1), got {}", q.delta));
+  require_parameter(q.draws >= 1, "draws", fmt::format("draws must be ≥ 1, got {}", q.draws));
+  require_parameter(q.vote_cutoff > 0 && q.vote_cutoff <= 1, "vote_cutoff",
+                    fmt::format("vote_cutoff must lie in (0, 1], got {}", q.vote_cutoff));
+  require_parameter(std::isfinite(q.threshold), "threshold", "threshold must be finite");
+  require_parameter(std::isfinite(q.smooth) && q.smooth >= 0, "smooth",
+                    fmt::format("smooth must be a bandwidth ≥ 0, got {}", q.smooth));
+  require_parameter(q.mechanism.kernel.has_value(), "kernel", "kernel must be given");
+  require_parameter(q.mechanism.kind == privacy::MechanismKind::PosteriorSample, "mechanism",
+                    "mechanism: a release draws posterior sample paths (posterior-sample)");
+  require_parameter(std::isfinite(q.mechanism.sigma), "sigma",
+                    "sigma must be finite for a release (σ = ∞ is an accounting limit only)");
+  check_dataset_name(q.dataset);
+  require_parameter(!q.ledger_path.empty(), "ledger",
+                    "ledger (the SQLite file that keeps the privacy budget) is required");
+  if (q.calibration) {
+    const auto p = q.calibration->parameter;
+    require_parameter(
+        p == privacy::CalibrationParameter::R || p == privacy::CalibrationParameter::Eta, "solve",
+        fmt::format("solve must be r or eta, got {}", privacy::to_string(p)));
+    require_parameter(
+        std::isfinite(q.calibration->target_epsilon) && q.calibration->target_epsilon > 0,
+        "target_epsilon",
+        fmt::format("target_epsilon must be positive and finite, got {}",
+                    q.calibration->target_epsilon));
+  }
+}
+
+// The release folder, and the private folders that must stay out of it.
+void check_paths(const ReleaseRequest& q) {
+  check_output_dir(q.out_dir);
+  if (q.keep_path && path_within(q.keep_path->file, q.out_dir)) {
+    throw ParameterError({"keep_path", "out_dir"},
+                         "keep_path must lie outside out_dir (the path state is private, the "
+                         "release folder public)");
+  }
+  if (!q.internal_eval_dir.empty() && (path_within(q.internal_eval_dir, q.out_dir) ||
+                                       path_within(q.out_dir, q.internal_eval_dir))) {
+    throw ParameterError({"internal_eval_dir", "out_dir"},
+                         "internal_eval_dir must be separate from out_dir: non-private maps "
+                         "never enter a release folder");
+  }
+}
+
+}  // namespace
+
+ValidatedRelease validate(const ReleaseRequest& q) {
+  check_parameters(q);
+  check_paths(q);
+  ValidatedRelease v;
+  v.prepared = prepare_data(q.data_path, q.input);
+  v.evaluation = load_evaluation(q.evaluation, v.prepared.data.covariate_names, *q.input.domain);
+  require_parameter(q.smooth == 0 || (v.evaluation.grid && v.evaluation.grid->dim() == 2), "smooth",
+                    "smooth needs a 2-D grid");
+  if (!q.input.crs.empty()) v.geo.emplace(q.input.crs, q.input.model_crs, *q.input.domain);
+  v.model_points =
+      v.geo ? v.geo->to_model(v.evaluation.points, "evaluation points") : v.evaluation.points;
+  v.release_uid = random_hex_id();
+  v.center = q.input.center.value_or(0.0);
+  v.scale = q.input.scale.value_or(1.0);
+  v.level = (q.threshold - v.center) / v.scale;
+  return v;
+}
+
+}  // namespace gpdp::release
