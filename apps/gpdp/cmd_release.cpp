@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/preview/release_config.hpp"
 #include "gpdp/release/release.hpp"
 #include "options.hpp"
 #include "privacy_options.hpp"
@@ -46,6 +47,7 @@ struct ReleaseFlags {
   std::string keep_path;
   std::string mask;
   std::string internal_eval;
+  std::string config_from;
   bool json = false;
 };
 
@@ -111,6 +113,22 @@ void add_target_flags(CLI::App* sub, ReleaseFlags& f) {
       ->needs(target);
 }
 
+// --config-from: the public parameters a preview chose for --target-epsilon, none given besides.
+void add_config_from_flag(CLI::App* sub, ReleaseFlags& f) {
+  auto* opt = sub->add_option(
+      "--config-from", f.config_from,
+      "A gpdp preview's preview.json: release with exactly the configuration it chose for "
+      "--target-epsilon (mechanism, kernel, ℓ, r, σ, η, L, vote cutoff, smoothing, sensitivity, "
+      "conversion; no calibration). Refused if the data's n, --M-Y or --delta differ from the "
+      "preview's; the certificate records the file's SHA-256 and the predicted IoU");
+  opt->needs(sub->get_option("--target-epsilon"));
+  for (const char* name :
+       {"--kernel", "--ell", "--r", "--sigma", "--eta", "--mechanism", "--noise-scale",
+        "--sensitivity", "--lemma", "--kappa", "--Vn", "--Delta-n", "--rkhs-norm", "--draws",
+        "--conversion", "--solve", "--vote-cutoff", "--smooth"})
+    if (auto* other = sub->get_option_no_throw(name)) opt->excludes(other);
+}
+
 // --lemma is the old spelling of --sensitivity: still accepted, with a note.
 void apply_deprecated_lemma(ReleaseFlags& f, const CLI::App* sub) {
   if (sub->count("--lemma") == 0) return;
@@ -154,6 +172,7 @@ release::ReleaseRequest to_request(ReleaseFlags& f, const CLI::App* sub) {
   if (sub->count("--insecure-seed") > 0) q.insecure_seed = f.seed;
   if (!f.keep_path.empty()) q.keep_path = release::KeepPath{f.keep_path, to_path_key(f.key)};
   q.internal_eval_dir = f.internal_eval;
+  if (!f.config_from.empty()) preview::apply_preview_config(f.config_from, f.target_epsilon, q);
   return q;
 }
 
@@ -174,6 +193,7 @@ void setup(CLI::App& app) {
   add_flags(sub, *f);
   add_target_flags(sub, *f);
   add_budget_flags(sub, *f);
+  add_config_from_flag(sub, *f);
   sub->add_option("--insecure-seed", f->seed,
                   "Seed the RNG (reproducible, NOT PRIVATE: the certificate says so)");
   add_path_key_flags(sub, f->key);

@@ -1,8 +1,11 @@
 // Stage 2 of a release: the mechanism (public parameters + n, dim, domain, M_Y of the data),
 // calibration if asked, the (ε, δ) of this release and the attack risk it allows, the records'
 // fingerprint, and the ledger's early verdict on identity and budget.
+#include <fmt/format.h>
+
 #include <filesystem>
 
+#include "gpdp/error.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/release/stages.hpp"
 
@@ -42,6 +45,18 @@ LedgerEntry ledger_entry(const ReleaseRequest& q, const ValidatedRelease& v,
   return e;
 }
 
+// A release configured by a preview must fit what the preview simulated and chose.
+void check_preview(const PreviewOrigin& p, const ReleaseAccounting& a) {
+  require_parameter(p.n == a.mechanism.n, "config_from",
+                    fmt::format("{}: the preview simulated n = {} records, the data have n = {} "
+                                "(preview again with --n {}); nothing was drawn",
+                                p.file, p.n, a.mechanism.n, a.mechanism.n));
+  require_parameter(a.guarantee.epsilon <= p.target_epsilon * (1 + 1e-9), "config_from",
+                    fmt::format("{}: the configuration chosen for ε = {} accounts to ε = {} on "
+                                "these data; nothing was drawn",
+                                p.file, p.target_epsilon, a.guarantee.epsilon));
+}
+
 }  // namespace
 
 ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v) {
@@ -55,6 +70,7 @@ ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v) {
   }
   a.bounds = privacy::resolve_bounds(a.mechanism);
   a.guarantee = privacy::account(a.mechanism, q.draws, q.delta, q.conversion);
+  if (q.preview) check_preview(*q.preview, a);
   a.composition.add(a.mechanism, q.draws);
   a.risk = privacy::attack_risk(a.composition, a.guarantee);
   Ledger ledger(q.ledger_path, q.ledger_key_path);

@@ -122,6 +122,13 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
                            {"value", a.calibration->value},
                            {"note", a.calibration->note}};
   }
+  if (q.preview) {
+    cert["preview"] = {{"file", q.preview->file},
+                       {"sha256", q.preview->sha256},
+                       {"target_epsilon", q.preview->target_epsilon},
+                       {"predicted_iou", q.preview->predicted_iou},
+                       {"config", q.preview->config}};
+  }
   if (q.insecure_seed) {
     cert["warning"] =
         "NOT PRIVATE: drawn with a user-chosen seed; anyone who knows the seed can "

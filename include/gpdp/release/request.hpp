@@ -4,6 +4,7 @@
 // sampler, the outputs and the ledger. Library callers (the CLI, Python, later front ends) fill
 // one ReleaseRequest and hand it to run_release() or to the stages of stages.hpp.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <variant>
@@ -49,6 +50,18 @@ struct KeepPath {
   PathKey key;
 };
 
+// A release configured by `gpdp preview` (gpdp release --config-from, preview/release_config.hpp):
+// the data's n must be the one the preview simulated and the release's own ε(δ) within the target
+// (else nothing is drawn); the certificate records it all.
+struct PreviewOrigin {
+  std::string file;    // the preview file's name
+  std::string sha256;  // of its bytes
+  double target_epsilon = 0.0;
+  long n = 0;                    // the private n the preview simulated
+  nlohmann::json config;         // the chosen configuration, as in the file
+  nlohmann::json predicted_iou;  // {"mean", "lo", "hi"} over the preview's held-out simulations
+};
+
 struct ReleaseRequest {
   std::string data_path;
   InputSpec input;
@@ -80,7 +93,8 @@ struct ReleaseRequest {
   std::vector<double> budget_orders;  // the filter's orders (empty: chosen when it is created)
   std::optional<std::uint64_t> insecure_seed;  // reproducible and NOT PRIVATE
   std::optional<KeepPath> keep_path;
-  std::string internal_eval_dir;  // non-private p_D / μ_D maps, watermarked; never out_dir
+  std::string internal_eval_dir;         // non-private p_D / μ_D maps, watermarked; never out_dir
+  std::optional<PreviewOrigin> preview;  // the public parameters came from a preview
 };
 
 // Which generator the request draws with, as the certificate and the ledger say it.
