@@ -2,8 +2,7 @@
 """Preview against realised utility (docs/utility.md, "gpdp preview: predicted against realised").
 
 For one case it runs `gpdp preview` on the PUBLIC inputs, then, for every ε target, releases from
-the private data (a) the configuration the preview chose (its public parameters as release flags,
-accounted by the release itself) and (b) the default
+the private data (a) the configuration the preview chose (`--config-from`) and (b) the default
 r-calibrated single path (`--target-epsilon E`), each `--seeds` times with a seeded RNG (NOT
 private: a measurement, never a release to publish), and measures the realised IoU of each
 released set with the non-private set {μ_D ≥ t} of the same data at the preview's reference θ.
@@ -69,7 +68,7 @@ def lucas_inputs(cli, root, work):
             out.writelines(lines if i == 0 else lines[1:])
     t = f"{T_LUCAS:.9f}"
     common = ["--x", "x,y", "--y", "median", "--center", t, "--scale", "1", "--M-Y", "1",
-              "--domain", "483000:540000,194000:231500", "--kernel", "exp",
+              "--domain", "483000:540000,194000:231500",
               "--grid2d", "484750:538750:37,195750:228750:23", "--mask", public,
               "--threshold", t]
     private = os.path.join(work, "hex1998.csv")
@@ -83,27 +82,11 @@ def meuse_inputs(root):
     grid = os.path.join(root, "data", "meuse_grid.csv")
     t = f"{T_MEUSE:.6f}"
     common = ["--x", "x,y", "--y", "zinc", "--transform", "log", "--center", t, "--scale", "1.5",
-              "--M-Y", "1", "--domain", "178440:181560,329600:333760", "--kernel", "exp",
+              "--M-Y", "1", "--domain", "178440:181560,329600:333760",
               "--grid2d", "178460:181540:78,329620:333740:104", "--mask", grid, "--threshold", t]
     n = sum(1 for _ in open(data)) - 1
     return dict(common=common, private=data, n=n, t=T_MEUSE,
                 preview=["--ell", "300", "--sigma", "0.5", "--r", "0.3"])
-
-
-def release_flags(config):
-    """The `gpdp release` flags of a preview configuration (its public parameters, exactly)."""
-    if config["mechanism"] != "posterior-sample":
-        sys.exit(f"gpdp release cannot yet release mechanism {config['mechanism']}: "
-                 "run the preview with --no-functional")
-    flags = ["--ell", repr(config["ell"]),
-             "--sigma", repr(config["sigma"]), "--r", repr(config["r"]),
-             "--draws", str(config["draws"]), "--vote-cutoff", repr(config["vote_cutoff"]),
-             "--lemma", config["lemma"]]
-    if config.get("eta", 0) > 0:
-        flags += ["--eta", repr(config["eta"])]
-    if config["smooth"] > 0:
-        flags += ["--smooth", repr(config["smooth"])]
-    return flags
 
 
 def in_set(draws_csv):
@@ -130,9 +113,8 @@ def main():
     ap.add_argument("--epsilons", default="1,3,10,30,100")
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--simulations", type=int, default=16)
-    ap.add_argument("--with-functional", action="store_true",
-                    help="let the preview choose the functional mechanism (needs a gpdp release "
-                    "that releases it)")
+    ap.add_argument("--no-functional", action="store_true",
+                    help="leave the functional mechanism out of the preview's candidates")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     cli = os.path.abspath(args.cli)
@@ -145,9 +127,10 @@ def main():
     epsilons = [float(e) for e in args.epsilons.split(",")]
 
     t0 = time.time()
-    run([cli, "preview", *case["common"], *case["preview"], "--n", str(n), "--delta", delta,
+    run([cli, "preview", *case["common"], "--kernel", "exp", *case["preview"], "--n", str(n),
+         "--delta", delta,
          "--epsilons", args.epsilons, "--simulations", str(args.simulations), "--quiet",
-         *([] if args.with_functional else ["--no-functional"]),
+         *(["--no-functional"] if args.no_functional else []),
          "--out", os.path.join(work, "preview")])
     preview_seconds = time.time() - t0
     preview_file = os.path.join(work, "preview", "preview.json")
@@ -158,8 +141,8 @@ def main():
     # The non-private reference set {μ_D ≥ t} at the preview's reference θ, on the private data.
     ledger = os.path.join(work, "ledger.sqlite")
     base = [cli, "release", "--data", case["private"], *case["common"], "--delta", delta,
-            "--ledger", ledger]
-    run([*base, "--ell", str(theta["ell"]), "--sigma", str(theta["sigma"]),
+            "--dataset", args.case, "--ledger", ledger]
+    run([*base, "--kernel", "exp", "--ell", str(theta["ell"]), "--sigma", str(theta["sigma"]),
          "--r", str(theta["r_reference"]), "--insecure-seed", "1",
          "--out", os.path.join(work, "reference"), "--internal-eval", os.path.join(work, "ref-eval")])
     with open(os.path.join(work, "ref-eval", "NOT_FOR_RELEASE_posterior.csv")) as f:
@@ -171,8 +154,9 @@ def main():
         result = next(r for r in preview["results"] if r["epsilon"] == eps)
         realised = {"chosen": [], "default": []}
         for s in range(1, args.seeds + 1):
-            for which, extra in (("chosen", release_flags(result["best"]["config"])),
-                                 ("default", ["--ell", str(theta["ell"]),
+            for which, extra in (("chosen", ["--config-from", preview_file,
+                                             "--target-epsilon", f"{eps:g}"]),
+                                 ("default", ["--kernel", "exp", "--ell", str(theta["ell"]),
                                               "--sigma", str(theta["sigma"]),
                                               "--target-epsilon", f"{eps:g}"])):
                 out = os.path.join(work, f"e{eps:g}-{which}-{s}")
@@ -196,7 +180,8 @@ def main():
     for r in rows:
         c = r["chosen"]
         what = f"{c['family']} ({c['mechanism']}, L = {c['draws']}, c = {c['vote_cutoff']:.2g}, " \
-               f"h = {c['smooth']:.3g}, r = {c['r']:.3g})"
+               f"h = {c['smooth']:.3g}, r = {c['r']:.3g}" + \
+               (f", s = {c['noise_scale']:.3g})" if "noise_scale" in c else ")")
         p, q, d, e = r["predicted"], r["realised"], r["predicted_default"], r["realised_default"]
         lines.append(
             f"| {r['epsilon']:g} | {what} | {p['mean']:.3f} [{p['lo']:.3f}, {p['hi']:.3f}] "

@@ -2,6 +2,7 @@
 // map, GeoJSON and a certificate out; the privacy budget of the named dataset kept in a ledger.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -108,7 +109,9 @@ void add_budget_flags(CLI::App* sub, ReleaseFlags& f) {
 void add_target_flags(CLI::App* sub, ReleaseFlags& f) {
   auto* target = sub->add_option("--target-epsilon", f.target_epsilon,
                                  "Calibrate: the smallest r (or η, see --solve) with ε ≤ this");
-  sub->add_option("--solve", f.solve, "What --target-epsilon solves for: r or eta")
+  sub->add_option(
+         "--solve", f.solve,
+         "What --target-epsilon solves for: r or eta (posterior-sample), noise (functional)")
       ->capture_default_str()
       ->needs(target);
 }
@@ -146,6 +149,10 @@ release::ReleaseRequest to_request(ReleaseFlags& f, const CLI::App* sub) {
   q.data_path = f.data.path;
   q.input = to_input_spec(f.data, f.input, sub);
   to_hyperparameters(f.hyper);  // a release needs a finite σ
+  // The functional mechanism's s is solved by --target-epsilon --solve noise: no s to give.
+  if (std::isnan(f.mechanism.noise_scale) && f.solve == "noise" &&
+      sub->count("--target-epsilon") > 0)
+    f.mechanism.noise_scale = 1.0;
   q.mechanism = to_mechanism_parameters(f.mechanism, f.kernel, f.hyper);
   q.conversion = to_conversion(f.accounting);
   q.draws = static_cast<int>(f.accounting.draws);

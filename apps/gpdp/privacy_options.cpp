@@ -33,7 +33,6 @@ void add_mechanism_options(CLI::App* app, MechanismOptions& o, MechanismFlags fl
   app->add_option("--Vn", o.Vn, "A proven upper bound on V_n(r) (default: V̄_n, Proposition 3)");
   app->add_option("--Delta-n", o.Delta_n,
                   "A proven upper bound on Δ_n(r) (replaces --sensitivity; your proof, your risk)");
-  if (!full) return;  // a release draws posterior sample paths
   app->add_option("--mechanism", o.mechanism,
                   "posterior-sample (a GP posterior sample path, the paper's) or functional "
                   "(μ_D + s·g with g ~ GP(0, k), the classical functional Gaussian mechanism)")

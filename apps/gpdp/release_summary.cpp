@@ -58,9 +58,16 @@ std::string format_release_summary(const json& s) {
   out += fmt::format("  data        n = {} records, {} response(s) clipped to ±M_Y\n",
                      s["n"].get<long>(), s["clipped"].get<long>());
   out += fmt::format("  dataset     {}\n", dataset_line(s["dataset"]));
-  out += fmt::format("  θ           ℓ = {}, r = {:.6g}, σ = {}, η = {:.6g}   (Δ_n: Lemma {})\n",
-                     s["ell"].get<double>(), s["r"].get<double>(), s["sigma"].get<double>(),
-                     s["eta"].get<double>(), s["sensitivity"].get<std::string>());
+  if (s.contains("mechanism") && s["mechanism"].contains("noise_scale")) {
+    out += fmt::format(
+        "  mechanism   functional μ_D + s·g: ℓ = {}, r = {:.6g}, s = {:.6g}   (Δ_n: Lemma {})\n",
+        s["ell"].get<double>(), s["r"].get<double>(), s["mechanism"]["noise_scale"].get<double>(),
+        s["sensitivity"].get<std::string>());
+  } else {
+    out += fmt::format("  θ           ℓ = {}, r = {:.6g}, σ = {}, η = {:.6g}   (Δ_n: Lemma {})\n",
+                       s["ell"].get<double>(), s["r"].get<double>(), s["sigma"].get<double>(),
+                       s["eta"].get<double>(), s["sensitivity"].get<std::string>());
+  }
   if (s.contains("calibration")) {
     out += fmt::format("  calibrated  {} for target ε = {}\n",
                        s["calibration"]["solved"].get<std::string>(),

@@ -27,7 +27,7 @@ privacy::GpMechanism mechanism_of(const nlohmann::json& c, privacy::GpMechanism 
   m.kind = privacy::parse_mechanism_kind(c.at("mechanism").get<std::string>());
   m.kernel = Kernel::from_name(c.at("kernel").get<std::string>(), c.at("ell").get<double>());
   m.r = c.at("r").get<double>();
-  m.sigma = c.at("sigma").get<double>();
+  m.sigma = c.value("sigma", m.sigma);  // absent for the functional mechanism (no part there)
   m.eta = c.value("eta", 0.0);
   m.noise_scale = c.value("noise_scale", 0.0);
   m.lemma = privacy::parse_sensitivity_lemma(c.at("lemma").get<std::string>());

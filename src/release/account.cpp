@@ -35,11 +35,14 @@ LedgerEntry ledger_entry(const ReleaseRequest& q, const ValidatedRelease& v,
                     {"r", a.mechanism.r},
                     {"sigma", a.mechanism.sigma}}},
                   {"eta", a.mechanism.eta},
+                  {"mechanism", privacy::to_string(a.mechanism.kind)},
                   {"draws", q.draws},
                   {"rng", rng_description(q)},
                   {"threshold", q.threshold},
                   {"points", v.evaluation.points.rows()},
                   {"sampler", to_string(q.sampler)}};
+  if (a.mechanism.kind == privacy::MechanismKind::Functional)
+    e.parameters["noise_scale"] = a.mechanism.noise_scale;
   e.out_dir = std::filesystem::absolute(q.out_dir).string();
   e.data_sha256 = v.prepared.sha256;
   return e;

@@ -79,6 +79,18 @@ json evaluation_json(const Evaluation& e) {
           {"points_file", name_or_null(e.points_file)}};
 }
 
+json mechanism_json(const privacy::GpMechanism& m) {
+  if (m.kind != privacy::MechanismKind::Functional) {
+    return {{"kind", privacy::to_string(m.kind)},
+            {"released", "L posterior sample paths at θ (plus GP(0, η²k) noise when η > 0)"}};
+  }
+  return {{"kind", privacy::to_string(m.kind)},
+          {"noise_scale", m.noise_scale},
+          {"released",
+           "μ_D + s·g per draw: the kernel ridge mean at ridge r (σ plays no part) plus s times "
+           "an exact GP(0, k) draw (docs/privacy.md)"}};
+}
+
 json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
                       const ReleaseAccounting& a, const ReleasedPaths& p) {
   const auto& m = a.mechanism;
@@ -92,6 +104,7 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
             {"kernel", {{"name", m.kernel->name()}, {"ell", m.kernel->lengthscale()}}},
             {"theta", {{"ell", m.kernel->lengthscale()}, {"r", m.r}, {"sigma", m.sigma}}},
             {"eta", m.eta},
+            {"mechanism", mechanism_json(m)},
             {"M_Y", m.M_Y},
             {"sensitivity", sensitivity_json(a)},
             {"draws", q.draws},

@@ -5,6 +5,7 @@
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/stages.hpp"
 #include "gpdp/rng.hpp"
+#include "gpdp/samplers/prior.hpp"
 
 namespace gpdp::release {
 
@@ -23,6 +24,26 @@ Eigen::MatrixXd excursion_fields(const ReleaseRequest& q, const Evaluation& eval
   return fields;
 }
 
+// The functional mechanism (docs/privacy.md): μ_D + s·g on the evaluation points, g ~ GP(0, k)
+// drawn exactly (samplers/prior.hpp), L independent draws; no sample path state.
+ReleasedPaths draw_functional(const ReleaseRequest& q, const ValidatedRelease& v,
+                              const privacy::GpMechanism& m, Rng& rng) {
+  const Dataset& data = v.prepared.data;
+  const Evaluation& eval = v.evaluation;
+  const Eigen::VectorXd mean =
+      Posterior(*m.kernel, data.X, data.y, {m.r, m.sigma}).mean(v.model_points);
+  const bool on_grid = eval.grid.has_value() && !(v.geo && v.geo->reprojects());
+  PriorSampler noise(*m.kernel, v.model_points, on_grid ? eval.grid : std::nullopt,
+                     on_grid ? eval.cells : std::vector<Eigen::Index>{});
+  Eigen::MatrixXd raw = (m.noise_scale * noise.draw(rng, q.draws)).colwise() + mean;
+  ReleasedPaths out;
+  out.sampler = "functional mechanism μ_D + s·g, g by " + noise.method();
+  out.lattice = functional_granularity(m.n, m.M_Y, m.r, m.noise_scale);
+  out.values = raw.unaryExpr([&](double x) { return snap(x, out.lattice); });
+  raw.setZero();
+  return out;
+}
+
 }  // namespace
 
 ReleasedPaths draw_and_snap(const ReleaseRequest& q, const ValidatedRelease& v,
@@ -30,8 +51,14 @@ ReleasedPaths draw_and_snap(const ReleaseRequest& q, const ValidatedRelease& v,
   const auto& m = a.mechanism;
   const Dataset& data = v.prepared.data;
   const Evaluation& eval = v.evaluation;
-  const Posterior posterior(*m.kernel, data.X, data.y, {m.r, m.sigma});
   auto rng = make_rng(q.insecure_seed);
+  if (m.kind == privacy::MechanismKind::Functional) {
+    ReleasedPaths out = draw_functional(q, v, m, *rng);
+    out.set_fields = after_the_draw([&] { return excursion_fields(q, eval, out.values); });
+    out.rng = rng_description(q);
+    return out;
+  }
+  const Posterior posterior(*m.kernel, data.X, data.y, {m.r, m.sigma});
   ReleasedPaths out;
   Eigen::MatrixXd raw(eval.points.rows(), q.draws);
   for (int l = 0; l < q.draws; ++l) {

@@ -85,6 +85,7 @@ json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const Rele
          {"r", a.mechanism.r},
          {"sigma", a.mechanism.sigma},
          {"eta", a.mechanism.eta},
+         {"mechanism", o.certificate["mechanism"]},
          {"ell", a.mechanism.kernel->lengthscale()},
          {"sensitivity", privacy::to_string(a.mechanism.lemma)},
          {"rng", p.rng},
@@ -113,7 +114,15 @@ ReleaseOutcome publish(const ReleaseRequest& q, const ValidatedRelease& v,
   c.certificate["outputs"] = outputs;
   files["certificate.json"] = c.certificate.dump(2) + "\n";
   publish_folder(q.out_dir, files);
-  if (!q.internal_eval_dir.empty()) write_internal_eval(q, v, p.paths.front().posterior());
+  if (!q.internal_eval_dir.empty()) {
+    if (!p.paths.empty()) {
+      write_internal_eval(q, v, p.paths.front().posterior());
+    } else {  // the functional mechanism keeps no sample paths
+      const auto& m = a.mechanism;
+      write_internal_eval(
+          q, v, Posterior(*m.kernel, v.prepared.data.X, v.prepared.data.y, {m.r, m.sigma}));
+    }
+  }
   ReleaseOutcome o;
   o.certificate = std::move(c.certificate);
   for (const auto& entry : files) o.files.push_back(entry.first);

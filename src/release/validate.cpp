@@ -23,8 +23,15 @@ void check_parameters(const ReleaseRequest& q) {
   require_parameter(std::isfinite(q.smooth) && q.smooth >= 0, "smooth",
                     fmt::format("smooth must be a bandwidth ≥ 0, got {}", q.smooth));
   require_parameter(q.mechanism.kernel.has_value(), "kernel", "kernel must be given");
-  require_parameter(q.mechanism.kind == privacy::MechanismKind::PosteriorSample, "mechanism",
-                    "mechanism: a release draws posterior sample paths (posterior-sample)");
+  const bool functional = q.mechanism.kind == privacy::MechanismKind::Functional;
+  if (functional) {
+    require_parameter(q.mechanism.eta == 0, "eta",
+                      "eta belongs to the posterior-sample mechanism (the functional mechanism's "
+                      "noise is its noise_scale s)");
+    require_parameter(!q.keep_path, "keep_path",
+                      "keep_path: the functional mechanism releases μ_D + s·g on the evaluation "
+                      "points only; there is no sample path to keep for later queries");
+  }
   require_parameter(std::isfinite(q.mechanism.sigma), "sigma",
                     "sigma must be finite for a release (σ = ∞ is an accounting limit only)");
   check_dataset_name(q.dataset);
@@ -32,9 +39,16 @@ void check_parameters(const ReleaseRequest& q) {
                     "ledger (the SQLite file that keeps the privacy budget) is required");
   if (q.calibration) {
     const auto p = q.calibration->parameter;
-    require_parameter(
-        p == privacy::CalibrationParameter::R || p == privacy::CalibrationParameter::Eta, "solve",
-        fmt::format("solve must be r or eta, got {}", privacy::to_string(p)));
+    if (functional) {
+      require_parameter(p == privacy::CalibrationParameter::Noise, "solve",
+                        fmt::format("the functional mechanism calibrates its noise scale: solve "
+                                    "must be noise, got {}",
+                                    privacy::to_string(p)));
+    } else {
+      require_parameter(
+          p == privacy::CalibrationParameter::R || p == privacy::CalibrationParameter::Eta, "solve",
+          fmt::format("solve must be r or eta, got {}", privacy::to_string(p)));
+    }
     require_parameter(
         std::isfinite(q.calibration->target_epsilon) && q.calibration->target_epsilon > 0,
         "target_epsilon",

@@ -4,7 +4,8 @@
 // "Are we there yet? Timing and floating-point attacks on differential privacy systems").
 // Snapping is post-processing of the released path, so the RDP guarantee is unchanged; it removes
 // the low-order bits whose pattern depends on the data through floating-point rounding.
-// Λ derives from public quantities only (n, M_Y, r, σ, η); docs/security.md gives the reasoning.
+// Λ derives from public quantities only (n, M_Y, r, σ, η, or the functional mechanism's s);
+// docs/security.md gives the reasoning.
 #include <string>
 
 namespace gpdp::release {
@@ -28,6 +29,10 @@ double released_std_floor(long n, double r, double sigma, double eta);
 // 2^24 units in the last place of the largest possible value (far above the rounding error of the
 // sampler's linear algebra).
 Granularity release_granularity(long n, double M_Y, double r, double sigma, double eta);
+
+// The same for the functional mechanism μ_D + s·g (k(x, x) = 1): std_floor = s exactly and value
+// bound n·M_Y/r² + 40 s.
+Granularity functional_granularity(long n, double M_Y, double r, double noise_scale);
 
 // Nearest lattice point k·Λ (ties to even), clamped to ±value_bound (also a lattice point).
 double snap(double value, const Granularity& g);
