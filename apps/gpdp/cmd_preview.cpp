@@ -11,9 +11,9 @@
 #include "gpdp/error.hpp"
 #include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/io/atomic_file.hpp"
-#include "gpdp/io/mask.hpp"
 #include "gpdp/preview/preview.hpp"
 #include "gpdp/preview/report.hpp"
+#include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/input.hpp"
 #include "options.hpp"
 #include "release_options.hpp"
@@ -50,28 +50,17 @@ struct PreviewFlags {
   bool quiet = false;
 };
 
+// The release's own evaluation points (release/evaluation.hpp): grid, mask and domain check alike.
 preview::EvaluationPoints evaluation(const PreviewFlags& f, const release::InputSpec& spec) {
-  const int dim = spec.domain->dim();
   std::vector<std::string> names = spec.x_columns;
   if (names.empty())
-    for (int i = 0; i < dim; ++i) names.push_back(fmt::format("x{}", i + 1));
-  const QueryPoints q = load_points(f.points, names);
+    for (int i = 0; i < spec.domain->dim(); ++i) names.push_back(fmt::format("x{}", i + 1));
+  const release::Evaluation ev =
+      release::load_evaluation(to_evaluation_spec(f.points, f.mask), names, *spec.domain);
   preview::EvaluationPoints e;
-  e.points = q.points;
-  e.grid = q.grid;
-  if (!f.mask.empty()) {
-    require(q.grid.has_value(), "--mask applies to --grid2d only");
-    e.cells = io::read_mask_cells(*q.grid, f.mask, names);
-    Points kept(static_cast<Eigen::Index>(e.cells.size()), dim);
-    for (std::size_t i = 0; i < e.cells.size(); ++i)
-      kept.row(static_cast<Eigen::Index>(i)) = q.points.row(e.cells[i]);
-    e.points = kept;
-  }
-  for (Eigen::Index i = 0; i < e.points.rows(); ++i) {
-    require(spec.domain->contains(e.points.row(i).transpose()),
-            fmt::format("evaluation point {} lies outside the declared domain {}", i + 1,
-                        spec.domain->to_string()));
-  }
+  e.points = ev.points;
+  e.grid = ev.grid;
+  e.cells = ev.cells;
   return e;
 }
 
