@@ -168,8 +168,9 @@ void setup(CLI::App& app) {
       "Example:\n"
       "  gpdp preview --domain 0:1,0:1 --grid2d 0:1:64,0:1:64 --threshold 0 --kernel exp \\\n"
       "    --ell 0.2 --sigma 1 --r 0.5 --delta 1e-4 --n 400 --epsilons 1,3,10 --out prev\n"
-      "Writes DIR/preview.json and DIR/preview.png and prints a table; the configuration\n"
-      "chosen for each ε is results[].best.config in preview.json (docs/utility.md).");
+      "Writes DIR/preview.json and DIR/preview.png and prints a table; `gpdp release\n"
+      "--config-from DIR/preview.json --target-epsilon E` releases with the configuration\n"
+      "chosen for E. docs/utility.md measures how far predictions are from realised maps.");
   auto f = std::make_shared<PreviewFlags>();
   add_input_flags(sub, f->input);
   sub->add_option("--public-data", f->public_data,
