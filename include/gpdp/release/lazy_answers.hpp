@@ -1,0 +1,37 @@
+#pragma once
+// Lazy evaluation of a kept path (docs/mathematics.md §1), the one implementation behind
+// `gpdp query` (query.cpp) and `gpdp serve` (serve/served_path.cpp): the checks before a path may
+// answer (the data file is the release's, byte for byte; a ledger recorded the path), the
+// rounding lattice of its answers, and the answers themselves.
+#include <Eigen/Core>
+#include <string>
+
+#include "gpdp/posterior.hpp"
+#include "gpdp/release/input.hpp"
+#include "gpdp/release/kept_path.hpp"
+#include "gpdp/release/snapping.hpp"
+#include "gpdp/rng.hpp"
+
+namespace gpdp::release {
+
+// The data file of the release, byte for byte (its SHA-256 must match: the posterior is rebuilt
+// from exactly those bytes); InputError naming `data_path` otherwise.
+PreparedData kept_path_data(const std::string& data_path, const KeptPath& state);
+
+// Answers are only given for a path that a ledger accounted for: PrivacyError unless the ledger
+// (`ledger_path`, or the one named in the state when empty) holds its release. Returns its path.
+std::string check_path_recorded(const KeptPath& state, const std::string& ledger_path);
+
+// The rounding lattice of the path's answers (that of its release); InputError naming
+// `path_file` when it differs from the recorded one.
+Granularity kept_path_lattice(const KeptPath& state, const Dataset& data,
+                              const std::string& path_file);
+
+// The released values of every kept path at `model_points` (model coordinates), drawn jointly and
+// conditionally on everything each path has answered (already answered points return their
+// value), snapped to `lattice`; `state` then holds the new answers, and the caller persists it
+// BEFORE the values leave. Points x paths, model units.
+Eigen::MatrixXd answer_points(KeptPath& state, const Posterior& posterior,
+                              const Granularity& lattice, const Points& model_points, Rng& rng);
+
+}  // namespace gpdp::release
