@@ -1,0 +1,72 @@
+#pragma once
+// The HTTP API of `gpdp serve`, independent of the HTTP library (docs/serve.md):
+//   GET  /v1/health                      {"status": "ok"}
+//   GET  /v1/releases                    [{"id", "epsilon", "delta", "points_answered", ...}]
+//   GET  /v1/releases/{id}/certificate   the certificate JSON, as published
+//   GET  /v1/releases/{id}/{file}        map.png | map.svg | map.tif | excursion.geojson |
+//                                        excursion-grid.json | draws.csv, when the release has it
+//   POST /v1/releases/{id}/query         {"points": [[x1, x2], ...]} -> {"draw": [...], "value": [...]}
+//   GET  /v1/admin/status                per-release counters (Authorization: Bearer <token>)
+//   GET  /                               the map page
+// Every error is {"error": "..."} with a 4xx/5xx status. Responses carry only what the release
+// published and the released values of the path: never data, μ_D, p_D or a kept-path state.
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/serve/admin_token.hpp"
+#include "gpdp/serve/config.hpp"
+#include "gpdp/serve/release_folder.hpp"
+#include "gpdp/serve/served_path.hpp"
+
+namespace gpdp::serve {
+
+struct ApiResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+  // For the request log:
+  std::string release;
+  long points = -1;
+  long new_points = -1;
+  std::string error;
+};
+
+// {"error": message} with `status` (and Retry-After when retry_after_s > 0).
+ApiResponse error_response(int status, const std::string& message, int retry_after_s = 0);
+
+struct ServedRelease {
+  std::string id;
+  ReleaseFolder folder;
+  std::unique_ptr<ServedPath> path;
+  std::atomic<long> queries{0};
+};
+
+class Api {
+ public:
+  // Opens every release of the config (InputError / PrivacyError naming the release and the file
+  // at fault: the server refuses to start rather than serve an unchecked release).
+  explicit Api(const ServeConfig& config);
+
+  ApiResponse health() const;
+  ApiResponse releases() const;
+  ApiResponse certificate(const std::string& id) const;
+  ApiResponse file(const std::string& id, const std::string& name) const;
+  ApiResponse query(const std::string& id, const std::string& body);
+  ApiResponse admin_status(const std::string& authorization) const;
+  ApiResponse page() const;
+
+ private:
+  ServedRelease& release(const std::string& id) const;  // HttpError 404 when unknown
+  Points parse_points(const std::string& body, const ServedPath& path) const;
+
+  Limits limits_;
+  std::optional<AdminToken> admin_;
+  std::map<std::string, std::unique_ptr<ServedRelease>> releases_;
+};
+
+}  // namespace gpdp::serve

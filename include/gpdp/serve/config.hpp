@@ -1,0 +1,69 @@
+#pragma once
+// The configuration of `gpdp serve` (docs/serve.md): where to listen, which kept paths to serve,
+// the admin token and the limits. A JSON file:
+//   {"listen": "127.0.0.1:8080",
+//    "releases": [{"id": "meuse-zinc", "release_dir": "out", "path": "zinc.gpdp",
+//                  "data": "meuse.csv", "path_key_file": "zinc.key", "ledger": "ledger.sqlite"}],
+//    "admin_token_file": "admin.token",
+//    "limits": {"max_body_bytes": 65536, "max_points_per_request": 100, ...}}
+// Relative file names are taken relative to the config file's folder. Unknown keys, wrong types
+// and unusable values are InputErrors naming the file and the key.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpdp::serve {
+
+struct ListenAddress {
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: any free port (the server reports the one it got)
+};
+// "HOST:PORT" (IPv4 or a name; "[::1]:PORT" for IPv6). InputError naming `where` otherwise.
+ListenAddress parse_listen(const std::string& text, const std::string& where);
+
+struct ReleaseConfig {
+  std::string id;           // [a-z0-9][a-z0-9._-]{0,63}, not containing ".."
+  std::string release_dir;  // the folder `gpdp release --out` wrote (certificate.json, map.png..)
+  std::string path;         // the kept path file (`gpdp release --keep-path`)
+  std::string data;         // the private data file of the release (SHA-256 checked)
+  std::string path_key_file;        // key of an encrypted path file (empty: none)
+  std::string path_passphrase_env;  // or: environment variable holding its passphrase
+  std::string ledger;               // empty: the ledger named in the path file
+  // Tests only: draw new points from a seeded generator — reproducible, NOT PRIVATE.
+  std::optional<std::uint64_t> insecure_seed;
+};
+
+struct Limits {
+  std::size_t max_body_bytes = 64 * 1024;
+  std::size_t max_points_per_request = 100;
+  // Cap on the points a kept path may hold (its release's own points included): the state, the
+  // path file and the O(k³) conditioning of a dense path grow with it (docs/serve.md).
+  std::size_t max_points_per_path = 4000;
+  double rate_per_second = 10.0;  // per client address, token bucket; 0 = no rate limit
+  double rate_burst = 20.0;
+  int read_timeout_s = 5;
+  int write_timeout_s = 5;
+  int keep_alive_timeout_s = 5;
+  // How long a query waits for its path (queries to one path run one at a time) before 503.
+  int query_wait_s = 10;
+  int threads = 8;
+};
+
+struct ServeConfig {
+  std::string source;  // the config file
+  ListenAddress listen;
+  std::vector<ReleaseConfig> releases;
+  std::string admin_token_file;  // empty: no admin endpoints
+  Limits limits;
+};
+
+// Whether `id` is a usable release id (see ReleaseConfig::id).
+bool valid_release_id(const std::string& id);
+
+ServeConfig parse_serve_config(const std::string& text, const std::string& source,
+                               const std::string& base_dir);
+ServeConfig load_serve_config(const std::string& path);
+
+}  // namespace gpdp::serve

@@ -1,0 +1,71 @@
+#pragma once
+// One kept path as `gpdp serve` answers it (docs/mathematics.md §1, lazy evaluation): opened once
+// at start with the same checks as `gpdp query` (the data file is the release's, byte for byte;
+// the ledger recorded the path), the posterior built once, then
+//   * a query's points already answered return exactly their released value, new ones are drawn
+//     jointly and conditionally on every earlier answer;
+//   * a batch is atomic: all its points are answered, or none is and the path is unchanged;
+//   * the kept path file is rewritten durably (fsync, atomic rename) BEFORE the answer is
+//     returned, so a crash never loses an answer that left the server;
+//   * queries to one path run one at a time (each conditions on the last); a query that waits
+//     longer than `wait` for its path is refused (503), and so is one that would take the path
+//     past its cap of points (503; points already answered are still served).
+#include <Eigen/Core>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/domain.hpp"
+#include "gpdp/gis/geo_frame.hpp"
+#include "gpdp/posterior.hpp"
+#include "gpdp/release/kept_path.hpp"
+#include "gpdp/rng.hpp"
+#include "gpdp/serve/config.hpp"
+
+namespace gpdp::serve {
+
+struct PathAnswer {
+  Eigen::MatrixXd draw;   // points x paths, model units (draws.csv's draw_l)
+  Eigen::MatrixXd value;  // the same in response units (draws.csv's value_l)
+  long new_points = 0;    // points drawn by this query (the rest were already answered)
+};
+
+class ServedPath {
+ public:
+  // InputError / PrivacyError naming the file at fault when a check fails.
+  ServedPath(const ReleaseConfig& config, std::size_t max_points);
+
+  // Points in the release's declared coordinates (those of draws.csv), one row each. HttpError
+  // 400 for a point outside the declared domain, 503 when busy or full.
+  PathAnswer answer(const Points& points, std::chrono::milliseconds wait);
+
+  const std::string& path_id() const { return state_.path_id; }
+  const std::vector<std::string>& names() const { return state_.names; }
+  int dim() const { return state_.dim(); }
+  const Box& domain() const { return *state_.input.domain; }
+  std::size_t paths() const { return state_.paths.size(); }
+  long points_answered() const { return answered_.load(); }
+  std::size_t max_points() const { return max_points_; }
+  bool seeded() const { return seeded_; }
+
+ private:
+  Points checked_model_points(const Points& points) const;
+
+  std::string file_;
+  release::PathKey key_;
+  release::KeptPath state_;
+  std::optional<Posterior> posterior_;
+  release::Granularity lattice_;
+  std::optional<gis::GeoFrame> geo_;
+  std::unique_ptr<Rng> rng_;
+  bool seeded_ = false;
+  std::size_t max_points_;
+  std::atomic<long> answered_{0};
+  std::timed_mutex mutex_;
+};
+
+}  // namespace gpdp::serve

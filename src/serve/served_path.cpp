@@ -1,0 +1,102 @@
+#include "gpdp/serve/served_path.hpp"
+
+#include <fmt/format.h>
+
+#include "gpdp/error.hpp"
+#include "gpdp/serve/http_error.hpp"
+
+namespace gpdp::serve {
+
+namespace {
+
+release::PathKey path_key(const ReleaseConfig& c) {
+  if (!c.path_key_file.empty()) return release::key_from_file(c.path_key_file);
+  if (!c.path_passphrase_env.empty()) return release::key_from_env(c.path_passphrase_env);
+  return {};
+}
+
+std::unique_ptr<Rng> make_rng(const std::optional<std::uint64_t>& seed) {
+  if (seed) return std::make_unique<SeededRng>(*seed);
+  return std::make_unique<SecureRng>();
+}
+
+// PROJ transformations share PROJ's default context, which is not thread-safe.
+std::mutex& proj_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+}  // namespace
+
+ServedPath::ServedPath(const ReleaseConfig& config, std::size_t max_points)
+    : file_(config.path),
+      key_(path_key(config)),
+      state_(release::load_kept_path(config.path, key_)),
+      rng_(make_rng(config.insecure_seed)),
+      seeded_(config.insecure_seed.has_value()),
+      max_points_(max_points) {
+  const release::PreparedData prepared = release::kept_path_data(config.data, state_);
+  release::check_path_recorded(state_, config.ledger);
+  const Dataset& data = prepared.data;
+  posterior_.emplace(state_.kernel, data.X, data.y, Hyperparameters{state_.r, state_.sigma});
+  lattice_ = release::release_granularity(data.n(), state_.input.M_Y, state_.r, state_.sigma,
+                                          state_.eta);
+  require(lattice_.exponent == state_.lattice_exponent,
+          fmt::format("{}: inconsistent rounding lattice", file_));
+  if (!state_.input.crs.empty())
+    geo_.emplace(state_.input.crs, state_.input.model_crs, *state_.input.domain);
+  require(!state_.paths.empty(), fmt::format("{}: the kept path holds no path", file_));
+  answered_ = static_cast<long>(state_.paths.front().points.rows());
+  require(static_cast<std::size_t>(answered_.load()) <= max_points_,
+          fmt::format("{}: the path already holds {} points, more than limits.max_points_per_path "
+                      "= {}; raise the limit to serve it",
+                      file_, answered_.load(), max_points_));
+}
+
+Points ServedPath::checked_model_points(const Points& points) const {
+  for (Eigen::Index i = 0; i < points.rows(); ++i) {
+    if (!points.row(i).allFinite())
+      throw HttpError(400, fmt::format("point {}: coordinates must be finite numbers", i + 1));
+    if (!domain().contains(points.row(i).transpose())) {
+      throw HttpError(400, fmt::format("point {} lies outside the declared domain {}", i + 1,
+                                       domain().to_string()));
+    }
+  }
+  if (!geo_) return points;
+  std::lock_guard lock(proj_mutex());
+  return geo_->to_model(points, "query points");
+}
+
+PathAnswer ServedPath::answer(const Points& points, std::chrono::milliseconds wait) {
+  const Points model_points = checked_model_points(points);
+  std::unique_lock lock(mutex_, std::defer_lock);
+  if (!lock.try_lock_for(wait)) {
+    throw HttpError(503, "this path is busy answering other queries; retry shortly",
+                    static_cast<int>(std::max<long long>(1, wait.count() / 1000)));
+  }
+  // Drawn on a copy: the path changes only once the new state is safely on disk.
+  release::KeptPath next = state_;
+  const Eigen::MatrixXd draw =
+      release::answer_points(next, *posterior_, lattice_, model_points, *rng_);
+  const auto total = static_cast<std::size_t>(next.paths.front().points.rows());
+  if (total > max_points_) {
+    throw HttpError(503, fmt::format("this path has answered {} of its {} points and this query "
+                                     "needs {} more; points already answered are still served",
+                                     answered_.load(), max_points_,
+                                     total - static_cast<std::size_t>(answered_.load())));
+  }
+  PathAnswer a;
+  a.new_points = static_cast<long>(total) - answered_.load();
+  if (a.new_points > 0) {
+    release::save_kept_path(file_, next, key_);
+    state_ = std::move(next);
+    answered_ = static_cast<long>(total);
+  }
+  const double center = state_.input.center.value_or(0.0);
+  const double scale = state_.input.scale.value_or(1.0);
+  a.value = (draw.array() * scale + center).matrix();
+  a.draw = draw;
+  return a;
+}
+
+}  // namespace gpdp::serve
