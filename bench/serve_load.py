@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Load benchmark of `gpdp serve` on loopback (docs/serve.md reports its output).
+
+    python3 bench/serve_load.py [--cli build/gpdp] [--seconds 10] [--connections 16]
+
+Makes a release of synthetic 2-D data (n = 200) on a 20 x 20 grid with its path kept (400
+answered points), serves it on 127.0.0.1 (a port the server picks, rate limit off), then runs
+wrk (Debian package), each run bounded by --seconds:
+  1. GET /v1/releases/{id}/certificate           --connections connections, 2 threads
+  2. POST .../query, 1 released grid node         --connections connections (no drawing)
+  3. POST .../query, 1 NEW random point           1 connection (queries to one path serialise)
+and then, with a plain sequential client, the latency of 1-point new queries as the number of
+points the path has answered grows (batches of new points are added between measurements).
+Only the standard library and wrk; the server is always killed at the end.
+"""
+
+import argparse
+import json
+import pathlib
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+WRK_NEW_POINT = """
+math.randomseed(7)
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+  local body = string.format('{"points": [[%.9f, %.9f]]}', math.random(), math.random())
+  return wrk.format(nil, nil, nil, body)
+end
+"""
+WRK_KNOWN_POINT = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"points": [[%s, %s]]}'
+"""
+
+
+def make_release(cli, work):
+    rng = random.Random(1)
+    with open(work / "d.csv", "w") as f:
+        f.write("x1,x2,y\n")
+        for _ in range(200):
+            f.write(f"{rng.random()},{rng.random()},{rng.uniform(-1, 1)}\n")
+    subprocess.run([cli, "release", "--data", work / "d.csv", "--domain", "0:1,0:1",
+                    "--kernel", "matern32", "--ell", "0.3", "--r", "3", "--threshold", "0",
+                    "--delta", "1e-3", "--grid2d", "0:1:20,0:1:20", "--ledger", work / "l.sqlite",
+                    "--keep-path", work / "p.gpdp", "--out", work / "out"],
+                   check=True, capture_output=True)
+    (work / "serve.json").write_text(json.dumps({
+        "releases": [{"id": "bench", "release_dir": "out", "path": "p.gpdp", "data": "d.csv"}],
+        "limits": {"rate_per_second": 0, "max_points_per_path": 100000,
+                   "max_points_per_request": 1000, "max_body_bytes": 1 << 20,
+                   "query_wait_s": 600, "threads": 16}}))
+
+
+def known_node(work):
+    """A grid node of the release (draws.csv's coordinates, as released)."""
+    rows = (work / "out" / "draws.csv").read_text().splitlines()
+    return tuple(rows[len(rows) // 2].split(",")[:2])
+
+
+def start_server(cli, work):
+    err = open(work / "serve.err", "w")
+    server = subprocess.Popen([cli, "serve", "--config", work / "serve.json",
+                               "--listen", "127.0.0.1:0"],
+                              stdout=subprocess.DEVNULL, stderr=err)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and server.poll() is None:
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", (work / "serve.err").read_text())
+        if found:
+            return server, f"http://127.0.0.1:{found.group(1)}"
+        time.sleep(0.05)
+    server.kill()
+    sys.exit(f"gpdp serve did not start: {(work / 'serve.err').read_text()}")
+
+
+def wrk(url, seconds, connections, threads, script=None, work=None):
+    cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
+           "--timeout", "30s"]
+    if script:
+        path = work / f"script{abs(hash(script))}.lua"
+        path.write_text(script)
+        cmd += ["-s", str(path)]
+    out = subprocess.run(cmd + [url], check=True, capture_output=True, text=True,
+                         timeout=seconds + 60).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    pct = dict(re.findall(r"^\s+(50|99)%\s+([\d.]+\w+)", out, re.M))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": rps, "p50": pct.get("50"), "p99": pct.get("99"),
+            "non2xx": int(errors.group(1)) if errors else 0,
+            "requests": int(re.search(r"(\d+) requests in", out).group(1))}
+
+
+def post(base, points):
+    req = urllib.request.Request(base + "/v1/releases/bench/query",
+                                 data=json.dumps({"points": points}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=600) as r:
+        return json.load(r)
+
+
+def answered(base):
+    with urllib.request.urlopen(base + "/v1/releases", timeout=60) as r:
+        return json.load(r)[0]["points_answered"]
+
+
+def growth(base, levels, rng):
+    rows = []
+    for level in levels:
+        while answered(base) < level:
+            post(base, [[rng.random(), rng.random()]
+                        for _ in range(min(500, level - answered(base)))])
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            post(base, [[rng.random(), rng.random()]])
+            times.append(time.perf_counter() - t0)
+        rows.append((answered(base), statistics.median(times)))
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--cli", default=str(REPO / "build" / "gpdp"))
+    p.add_argument("--seconds", type=int, default=10)
+    p.add_argument("--connections", type=int, default=16)
+    p.add_argument("--levels", default="400,800,1200,1600,2000")
+    a = p.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = pathlib.Path(tmp)
+        make_release(a.cli, work)
+        server, base = start_server(a.cli, work)
+        try:
+            runs = [
+                ("GET certificate", wrk(base + "/v1/releases/bench/certificate", a.seconds,
+                                        a.connections, 2)),
+                ("POST query, 1 released node", wrk(base + "/v1/releases/bench/query",
+                                                    a.seconds, a.connections, 2,
+                                                    WRK_KNOWN_POINT % known_node(work), work)),
+                ("POST query, 1 new point", wrk(base + "/v1/releases/bench/query", a.seconds,
+                                                1, 1, WRK_NEW_POINT, work)),
+            ]
+            print(f"| request | connections | requests | req/s | p50 | p99 | non-2xx |")
+            print("|---|---|---|---|---|---|---|")
+            for name, r in runs:
+                conns = 1 if "new point" in name else a.connections
+                print(f"| {name} | {conns} | {r['requests']} | {r['rps']:.0f} | {r['p50']} | "
+                      f"{r['p99']} | {r['non2xx']} |")
+            print()
+            print("| points answered | median latency of a 1-point new query |")
+            print("|---|---|")
+            levels = [int(v) for v in a.levels.split(",")]
+            for k, t in growth(base, levels, random.Random(3)):
+                print(f"| {k} | {t * 1000:.0f} ms |")
+        finally:
+            server.kill()
+            server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
