@@ -136,17 +136,17 @@ TEST_F(ServeApi, BadRequestsAre4xxAndTheServerKeepsServing) {
   const std::string q = "/v1/releases/grid/query";
   const std::vector<Case> cases = {
       {"POST", q, "{\"points\": [[0.1, 0.2]", 400},             // malformed JSON
-      {"POST", q, "", 400},                                      // empty body
-      {"POST", q, "[[0.1, 0.2]]", 400},                          // not an object
+      {"POST", q, "", 400},                                     // empty body
+      {"POST", q, "[[0.1, 0.2]]", 400},                         // not an object
       {"POST", q, R"({"points": [[0.1, 0.2]], "x": 1})", 400},  // extra key
       {"POST", q, R"({"points": []})", 400},
-      {"POST", q, R"({"points": [[0.1]]})", 400},              // wrong dimension
-      {"POST", q, R"({"points": [[0.1, "0.2"]]})", 400},       // not a number
-      {"POST", q, R"({"points": [[NaN, 0.2]]})", 400},         // NaN is not JSON
-      {"POST", q, R"({"points": [[1e999, 0.2]]})", 400},       // overflows to infinity
-      {"POST", q, R"({"points": [[-0.01, 0.2]]})", 400},       // outside the domain
+      {"POST", q, R"({"points": [[0.1]]})", 400},         // wrong dimension
+      {"POST", q, R"({"points": [[0.1, "0.2"]]})", 400},  // not a number
+      {"POST", q, R"({"points": [[NaN, 0.2]]})", 400},    // NaN is not JSON
+      {"POST", q, R"({"points": [[1e999, 0.2]]})", 400},  // overflows to infinity
+      {"POST", q, R"({"points": [[-0.01, 0.2]]})", 400},  // outside the domain
       {"POST", q, R"({"points": [[0.5, 1.0000001]]})", 400},
-      {"POST", q, std::string(5000, ' ') + "{}", 413},         // body over max_body_bytes
+      {"POST", q, std::string(5000, ' ') + "{}", 413},  // body over max_body_bytes
       {"POST", "/v1/releases/nope/query", R"({"points": [[0.1, 0.2]]})", 404},
       {"GET", "/v1/releases/nope/certificate", "", 404},
       {"GET", "/v1/releases/grid/nope.png", "", 404},
@@ -177,9 +177,9 @@ TEST_F(ServeApi, TraversalInTheRawRequestLineReachesNoFile) {
        {"/v1/releases/grid/../../grid.gpdp", "/v1/releases/grid/../../../etc/passwd",
         "/v1/releases/../../etc/passwd", "/../d.csv", "//etc/passwd",
         "/v1/releases/grid/%2e%2e/%2e%2e/d.csv"}) {
-    const std::string reply =
-        raw_request(server->port(), "GET " + target + " HTTP/1.1\r\nHost: x\r\n"
-                                    "Connection: close\r\n\r\n");
+    const std::string reply = raw_request(server->port(), "GET " + target +
+                                                              " HTTP/1.1\r\nHost: x\r\n"
+                                                              "Connection: close\r\n\r\n");
     EXPECT_NE(reply.find("HTTP/1.1 404"), std::string::npos) << target << ": " << reply;
     EXPECT_EQ(reply.find("root:"), std::string::npos);
     EXPECT_EQ(reply.find("GPDPPATH"), std::string::npos);
@@ -190,12 +190,14 @@ TEST_F(ServeApi, MalformedHttpIsRefusedAndTheServerKeepsServing) {
   EXPECT_NE(raw_request(server->port(), "NOT HTTP AT ALL\r\nConnection: close\r\n\r\n").find("400"),
             std::string::npos);
   // A body announced larger than the limit is refused before it is read.
-  const std::string big = "POST /v1/releases/grid/query HTTP/1.1\r\nHost: x\r\n"
-                          "Connection: close\r\nContent-Length: 100000000\r\n\r\n{";
+  const std::string big =
+      "POST /v1/releases/grid/query HTTP/1.1\r\nHost: x\r\n"
+      "Connection: close\r\nContent-Length: 100000000\r\n\r\n{";
   EXPECT_NE(raw_request(server->port(), big).find("HTTP/1.1 413"), std::string::npos);
   // A chunked body (whose length is not known before it is read) is refused unread.
-  std::string chunked = "POST /v1/releases/grid/query HTTP/1.1\r\nHost: x\r\n"
-                        "Transfer-Encoding: chunked\r\n\r\n";
+  std::string chunked =
+      "POST /v1/releases/grid/query HTTP/1.1\r\nHost: x\r\n"
+      "Transfer-Encoding: chunked\r\n\r\n";
   for (int i = 0; i < 10; ++i) chunked += "400\r\n" + std::string(1024, 'a') + "\r\n";
   chunked += "0\r\n\r\n";
   const std::string reply = raw_request(server->port(), chunked);
@@ -218,11 +220,11 @@ TEST_F(ServeApi, AdminNeedsTheBearerToken) {
             401);
   EXPECT_EQ(http_request(port, "GET", "/v1/admin/status", "", {{"Authorization", kToken}}).status,
             401);
-  EXPECT_EQ(http_request(port, "GET", "/v1/admin/status", "", {{"Authorization", "Bearer "}})
-                .status,
-            401);
-  const auto ok = http_request(port, "GET", "/v1/admin/status", "",
-                               {{"Authorization", "Bearer " + kToken}});
+  EXPECT_EQ(
+      http_request(port, "GET", "/v1/admin/status", "", {{"Authorization", "Bearer "}}).status,
+      401);
+  const auto ok =
+      http_request(port, "GET", "/v1/admin/status", "", {{"Authorization", "Bearer " + kToken}});
   EXPECT_EQ(ok.status, 200);
   EXPECT_EQ(json::parse(ok.body)["releases"][0]["id"], "grid");
 }

@@ -56,7 +56,8 @@ TEST(ServeConfig, NamesEveryBadValue) {
   expect_error(config_with(kRelease, R"(, "listen": "localhost")"), "HOST:PORT");
   expect_error(config_with(kRelease, R"(, "listen": "127.0.0.1:70000")"), "HOST:PORT");
   expect_error(config_with(kRelease, R"(, "port": 1)"), "unknown key 'port'");
-  expect_error(config_with(kRelease, R"(, "limits": {"max_points": 1})"), "unknown key 'max_points'");
+  expect_error(config_with(kRelease, R"(, "limits": {"max_points": 1})"),
+               "unknown key 'max_points'");
   expect_error(config_with(kRelease, R"(, "limits": {"max_body_bytes": -1})"), "max_body_bytes");
   expect_error(config_with(kRelease, R"(, "limits": {"rate_per_second": "fast"})"),
                "rate_per_second");

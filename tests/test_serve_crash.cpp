@@ -29,8 +29,7 @@ void query_stream(int port, std::uint64_t seed, Answers& answers, std::mutex& m)
   for (int i = 0; i < 300; ++i) {
     json pts = json::array();
     for (int k = 0; k < 1 + i % 3; ++k) pts.push_back({u(gen), u(gen)});
-    const auto r = http_request(port, "POST", "/v1/releases/c/query",
-                                json{{"points", pts}}.dump(),
+    const auto r = http_request(port, "POST", "/v1/releases/c/query", json{{"points", pts}}.dump(),
                                 {{"Content-Type", "application/json"}}, std::chrono::seconds(10));
     if (r.status != 200) return;
     const json a = json::parse(r.body);
@@ -45,8 +44,8 @@ TEST(ServeCrash, KillNineDuringQueriesLosesNoAnswer) {
   const std::string data = dir.file("d.csv");
   write_text(data, serve_test_data(30, 9));
   const auto release = make_served_release(dir, "c", data, "--grid2d 0:1:6,0:1:6");
-  const std::string config = write_serve_config(dir, {release_entry(release)},
-                                                R"({"rate_per_second": 0, "threads": 4})");
+  const std::string config =
+      write_serve_config(dir, {release_entry(release)}, R"({"rate_per_second": 0, "threads": 4})");
   std::mt19937_64 gen(77);  // kill times: fixed seed
   std::uniform_real_distribution<double> when(0.2, 0.8);
   Answers answers;

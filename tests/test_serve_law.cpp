@@ -78,13 +78,11 @@ TEST(ServeLaw, AnswersThroughTheServerHaveTheOneShotJointLaw) {
   // has false-alarm rate ≈ 6e-5.
   ASSERT_GE(effect_of_ignoring(cov, L, 2), 0.7);
   ASSERT_GE(effect_of_ignoring(cov, L, 4), 0.7);
-  const Eigen::MatrixXd first = io::read_csv(dir.file("out/draws.csv"))
-                                    .numeric([&] {
-                                      std::vector<std::string> names;
-                                      for (int l = 1; l <= K; ++l)
-                                        names.push_back(fmt::format("draw_{}", l));
-                                      return names;
-                                    }());
+  const Eigen::MatrixXd first = io::read_csv(dir.file("out/draws.csv")).numeric([&] {
+    std::vector<std::string> names;
+    for (int l = 1; l <= K; ++l) names.push_back(fmt::format("draw_{}", l));
+    return names;
+  }());
   double chi2 = 0;
   Eigen::MatrixXd cross = Eigen::MatrixXd::Zero(5, 5);
   for (int l = 0; l < K; ++l) {

@@ -57,8 +57,10 @@ void run(const ServeFlags& f) {
   const int port = server.bind();
   for (const auto& r : config.releases) {
     if (r.insecure_seed)
-      std::fprintf(stderr, "gpdp serve: release '%s' uses insecure_seed: its answers are NOT "
-                   "PRIVATE\n", r.id.c_str());
+      std::fprintf(stderr,
+                   "gpdp serve: release '%s' uses insecure_seed: its answers are NOT "
+                   "PRIVATE\n",
+                   r.id.c_str());
   }
   std::fprintf(stderr, "gpdp serve: %zu release(s) on http://%s:%d/\n", config.releases.size(),
                config.listen.host.c_str(), port);

@@ -113,8 +113,7 @@ Points Api::parse_points(const std::string& body, const ServedPath& path) const 
   } catch (const json::exception&) {
     throw HttpError(400, "the body is not valid JSON; send {\"points\": [[x1, x2], ...]}");
   }
-  if (!doc.is_object() || !doc.contains("points") || !doc["points"].is_array() ||
-      doc.size() != 1)
+  if (!doc.is_object() || !doc.contains("points") || !doc["points"].is_array() || doc.size() != 1)
     throw HttpError(400, "the body must be {\"points\": [[x1, x2], ...]} and nothing else");
   const json& pts = doc["points"];
   if (pts.empty()) throw HttpError(400, "'points' is empty");
@@ -182,11 +181,13 @@ ApiResponse Api::admin_status(const std::string& authorization) const {
     s["queries"] = r->queries.load();
     list.push_back(s);
   }
-  return json_response({{"releases", list}, {"limits", {{"max_body_bytes", limits_.max_body_bytes},
-                                                         {"max_points_per_request", limits_.max_points_per_request},
-                                                         {"max_points_per_path", limits_.max_points_per_path},
-                                                         {"rate_per_second", limits_.rate_per_second},
-                                                         {"rate_burst", limits_.rate_burst}}}});
+  return json_response({{"releases", list},
+                        {"limits",
+                         {{"max_body_bytes", limits_.max_body_bytes},
+                          {"max_points_per_request", limits_.max_points_per_request},
+                          {"max_points_per_path", limits_.max_points_per_path},
+                          {"rate_per_second", limits_.rate_per_second},
+                          {"rate_burst", limits_.rate_burst}}}});
 }
 
 ApiResponse Api::page() const {

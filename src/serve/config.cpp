@@ -76,7 +76,8 @@ Limits parse_limits(const json& j, const std::string& where) {
   size("max_body_bytes", l.max_body_bytes, 64, 64L << 20);
   size("max_points_per_request", l.max_points_per_request, 1, 100000);
   size("max_points_per_path", l.max_points_per_path, 1, 10000000);
-  if (j.contains("rate_per_second")) l.rate_per_second = number_at(j, "rate_per_second", where, 0, 1e6);
+  if (j.contains("rate_per_second"))
+    l.rate_per_second = number_at(j, "rate_per_second", where, 0, 1e6);
   if (j.contains("rate_burst")) l.rate_burst = number_at(j, "rate_burst", where, 1, 1e6);
   integer("read_timeout_s", l.read_timeout_s, 1, 3600);
   integer("write_timeout_s", l.write_timeout_s, 1, 3600);
@@ -131,7 +132,8 @@ bool valid_release_id(const std::string& id) {
 
 ListenAddress parse_listen(const std::string& text, const std::string& where) {
   const auto colon = text.rfind(':');
-  const std::string bad = fmt::format("{}: '{}' must be HOST:PORT (e.g. 127.0.0.1:8080)", where, text);
+  const std::string bad =
+      fmt::format("{}: '{}' must be HOST:PORT (e.g. 127.0.0.1:8080)", where, text);
   require(colon != std::string::npos && colon > 0 && colon + 1 < text.size(), bad);
   ListenAddress a;
   a.host = text.substr(0, colon);

@@ -29,8 +29,12 @@ std::string escaped(const std::string& s) {
 std::string RequestLog::format(const RequestRecord& r) const {
   const std::string time = release::utc_timestamp();
   if (json_) {
-    nlohmann::json j{{"time", time},     {"client", r.client}, {"method", r.method},
-                     {"target", r.target}, {"status", r.status}, {"bytes", r.bytes},
+    nlohmann::json j{{"time", time},
+                     {"client", r.client},
+                     {"method", r.method},
+                     {"target", r.target},
+                     {"status", r.status},
+                     {"bytes", r.bytes},
                      {"ms", std::round(r.milliseconds * 1000) / 1000}};
     if (!r.release.empty()) j["release"] = r.release;
     if (r.points >= 0) j["points"] = r.points;
@@ -38,9 +42,9 @@ std::string RequestLog::format(const RequestRecord& r) const {
     if (!r.error.empty()) j["error"] = r.error;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
-  std::string line = fmt::format("{} {} {} \"{}\" {} {}B {:.3f}ms", time, escaped(r.client),
-                                 escaped(r.method), escaped(r.target), r.status, r.bytes,
-                                 r.milliseconds);
+  std::string line =
+      fmt::format("{} {} {} \"{}\" {} {}B {:.3f}ms", time, escaped(r.client), escaped(r.method),
+                  escaped(r.target), r.status, r.bytes, r.milliseconds);
   if (!r.release.empty()) line += " release=" + escaped(r.release);
   if (r.points >= 0) line += fmt::format(" points={}", r.points);
   if (r.new_points >= 0) line += fmt::format(" new={}", r.new_points);

@@ -39,8 +39,8 @@ ServedPath::ServedPath(const ReleaseConfig& config, std::size_t max_points)
   release::check_path_recorded(state_, config.ledger);
   const Dataset& data = prepared.data;
   posterior_.emplace(state_.kernel, data.X, data.y, Hyperparameters{state_.r, state_.sigma});
-  lattice_ = release::release_granularity(data.n(), state_.input.M_Y, state_.r, state_.sigma,
-                                          state_.eta);
+  lattice_ =
+      release::release_granularity(data.n(), state_.input.M_Y, state_.r, state_.sigma, state_.eta);
   require(lattice_.exponent == state_.lattice_exponent,
           fmt::format("{}: inconsistent rounding lattice", file_));
   if (!state_.input.crs.empty())

@@ -40,15 +40,21 @@ void send(const ApiResponse& a, httplib::Response& res) {
 
 std::string default_message(int status, const Limits& limits) {
   switch (status) {
-    case 400: return "malformed HTTP request";
-    case 404: return "not found";
-    case 405: return "method not allowed";
-    case 408: return "request timed out";
+    case 400:
+      return "malformed HTTP request";
+    case 404:
+      return "not found";
+    case 405:
+      return "method not allowed";
+    case 408:
+      return "request timed out";
     case 413:
       return fmt::format("the request body is larger than the limit of {} bytes",
                          limits.max_body_bytes);
-    case 414: return "request target too long";
-    default: return fmt::format("HTTP error {}", status);
+    case 414:
+      return "request target too long";
+    default:
+      return fmt::format("HTTP error {}", status);
   }
 }
 
@@ -136,8 +142,7 @@ struct Server::Impl {
     http.Get("/", handler([this](const httplib::Request&) { return api.page(); }));
     http.Get("/v1/health", handler([this](const httplib::Request&) { return api.health(); }));
     http.Get("/v1/releases", handler([this](const httplib::Request&) { return api.releases(); }));
-    http.Get(R"(/v1/releases/([^/]+)/certificate)",
-             handler([this](const httplib::Request& req) {
+    http.Get(R"(/v1/releases/([^/]+)/certificate)", handler([this](const httplib::Request& req) {
                return api.certificate(req.matches[1].str());
              }));
     http.Get(R"(/v1/releases/([^/]+)/([^/]+))", handler([this](const httplib::Request& req) {
@@ -160,12 +165,13 @@ struct Server::Impl {
     http.set_write_timeout(l.write_timeout_s);
     http.set_keep_alive_timeout(l.keep_alive_timeout_s);
     http.set_keep_alive_max_count(1000);
-    http.set_pre_routing_handler(
-        [this](const httplib::Request& req, httplib::Response& res) {
-          return before_routing(req, res);
-        });
+    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      return before_routing(req, res);
+    });
     http.set_error_handler(httplib::Server::HandlerWithResponse(
-        [this](const httplib::Request& req, httplib::Response& res) { return on_error(req, res); }));
+        [this](const httplib::Request& req, httplib::Response& res) {
+          return on_error(req, res);
+        }));
     http.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
       log_request(req, res);
     });
@@ -191,9 +197,10 @@ int Server::bind() {
   const int port = a.port == 0 ? impl_->http.bind_to_any_port(a.host)
                                : (impl_->http.bind_to_port(a.host, a.port) ? a.port : -1);
   if (port <= 0)
-    throw InputError(fmt::format("cannot listen on {}:{} (in use, or not an address of this "
-                                 "machine)",
-                                 a.host, a.port));
+    throw InputError(
+        fmt::format("cannot listen on {}:{} (in use, or not an address of this "
+                    "machine)",
+                    a.host, a.port));
   return port;
 }
 

@@ -5,9 +5,9 @@
 //   GET  /v1/releases/{id}/certificate   the certificate JSON, as published
 //   GET  /v1/releases/{id}/{file}        map.png | map.svg | map.tif | excursion.geojson |
 //                                        excursion-grid.json | draws.csv, when the release has it
-//   POST /v1/releases/{id}/query         {"points": [[x1, x2], ...]} -> {"draw": [...], "value": [...]}
-//   GET  /v1/admin/status                per-release counters (Authorization: Bearer <token>)
-//   GET  /                               the map page
+//   POST /v1/releases/{id}/query         {"points": [[x1, x2], ...]} -> {"draw": [...], "value":
+//   [...]} GET  /v1/admin/status                per-release counters (Authorization: Bearer
+//   <token>) GET  /                               the map page
 // Every error is {"error": "..."} with a 4xx/5xx status. Responses carry only what the release
 // published and the released values of the path: never data, μ_D, p_D or a kept-path state.
 #include <map>

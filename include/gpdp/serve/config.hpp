@@ -24,11 +24,11 @@ struct ListenAddress {
 ListenAddress parse_listen(const std::string& text, const std::string& where);
 
 struct ReleaseConfig {
-  std::string id;           // [a-z0-9][a-z0-9._-]{0,63}, not containing ".."
-  std::string release_dir;  // the folder `gpdp release --out` wrote (certificate.json, map.png..)
-  std::string path;         // the kept path file (`gpdp release --keep-path`)
-  std::string data;         // the private data file of the release (SHA-256 checked)
-  std::string path_key_file;        // key of an encrypted path file (empty: none)
+  std::string id;             // [a-z0-9][a-z0-9._-]{0,63}, not containing ".."
+  std::string release_dir;    // the folder `gpdp release --out` wrote (certificate.json, map.png..)
+  std::string path;           // the kept path file (`gpdp release --keep-path`)
+  std::string data;           // the private data file of the release (SHA-256 checked)
+  std::string path_key_file;  // key of an encrypted path file (empty: none)
   std::string path_passphrase_env;  // or: environment variable holding its passphrase
   std::string ledger;               // empty: the ledger named in the path file
   // Tests only: draw new points from a seeded generator — reproducible, NOT PRIVATE.

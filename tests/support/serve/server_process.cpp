@@ -99,8 +99,8 @@ ServerProcess::ServerProcess(const std::string& config, const std::vector<std::s
                     ("serve" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   out_ = base.string() + ".out";
   err_ = base.string() + ".err";
-  std::vector<std::string> args = {cli_path(), "serve", "--config", config, "--listen",
-                                   "127.0.0.1:0"};
+  std::vector<std::string> args = {cli_path(), "serve",    "--config",
+                                   config,     "--listen", "127.0.0.1:0"};
   args.insert(args.end(), extra.begin(), extra.end());
   pid_ = ::fork();
   if (pid_ == 0) {
