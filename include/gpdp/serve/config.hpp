@@ -40,7 +40,7 @@ struct Limits {
   std::size_t max_points_per_request = 100;
   // Cap on the points a kept path may hold (its release's own points included): the state, the
   // path file and the O(k³) conditioning of a dense path grow with it (docs/serve.md).
-  std::size_t max_points_per_path = 4000;
+  std::size_t max_points_per_path = 2000;
   double rate_per_second = 10.0;  // per client address, token bucket; 0 = no rate limit
   double rate_burst = 20.0;
   int read_timeout_s = 5;
