@@ -5,6 +5,7 @@
 // cannot vouch for.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <map>
@@ -167,6 +168,15 @@ TEST(ServeLimits, RefusesToStartOnAReleaseItCannotVouchFor) {
   refused(release_entry(leaky), "must never be published");
   // Ids that could name a file.
   refused(release_entry({"../a", s.a.out, s.a.path, s.data}), "id '../a' must be");
+  // A path another server is already serving (one writer per kept path).
+  {
+    ServerProcess first(write_serve_config(s.dir, {release_entry(s.a)}, "{}", "first.json"));
+    ASSERT_TRUE(first.running()) << first.stderr_text();
+    refused(release_entry(s.a), "in use by another gpdp process");
+  }
+  ServerProcess after(write_serve_config(s.dir, {release_entry(s.a)}, "{}", "after.json"));
+  EXPECT_TRUE(after.running()) << after.stderr_text();  // the lock went with the first server
+  after.stop(SIGTERM);
   // A path holding more points than allowed.
   ServerProcess small(write_serve_config(s.dir, {release_entry(s.a)},
                                          R"({"max_points_per_path": 10})", "small.json"));

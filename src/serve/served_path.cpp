@@ -30,6 +30,7 @@ std::mutex& proj_mutex() {
 
 ServedPath::ServedPath(const ReleaseConfig& config, std::size_t max_points)
     : file_(config.path),
+      lock_(config.path),
       key_(path_key(config)),
       state_(release::load_kept_path(config.path, key_)),
       rng_(make_rng(config.insecure_seed)),

@@ -7,6 +7,8 @@
 //   * a batch is atomic: all its points are answered, or none is and the path is unchanged;
 //   * the kept path file is rewritten durably (fsync, atomic rename) BEFORE the answer is
 //     returned, so a crash never loses an answer that left the server;
+//   * the path file is locked for the server's lifetime (release/path_lock.hpp): no `gpdp query`
+//     or second server updates it meanwhile;
 //   * queries to one path run one at a time (each conditions on the last); a query that waits
 //     longer than `wait` for its path is refused (503), and so is one that would take the path
 //     past its cap of points (503; points already answered are still served).
@@ -23,6 +25,7 @@
 #include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/release/kept_path.hpp"
+#include "gpdp/release/path_lock.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/serve/config.hpp"
 
@@ -56,6 +59,7 @@ class ServedPath {
   Points checked_model_points(const Points& points) const;
 
   std::string file_;
+  release::PathLock lock_;  // held while the server runs: no other process updates the path
   release::PathKey key_;
   release::KeptPath state_;
   std::optional<Posterior> posterior_;
