@@ -51,7 +51,7 @@ def make_release(cli, work):
             f.write(f"{rng.random()},{rng.random()},{rng.uniform(-1, 1)}\n")
     subprocess.run([cli, "release", "--data", work / "d.csv", "--domain", "0:1,0:1",
                     "--kernel", "matern32", "--ell", "0.3", "--r", "3", "--threshold", "0",
-                    "--delta", "1e-3", "--grid2d", "0:1:20,0:1:20", "--ledger", work / "l.sqlite",
+                    "--delta", "1e-3", "--grid2d", "0:1:20,0:1:20", "--dataset", "bench", "--ledger", work / "l.sqlite",
                     "--keep-path", work / "p.gpdp", "--out", work / "out"],
                    check=True, capture_output=True)
     (work / "serve.json").write_text(json.dumps({

@@ -48,7 +48,7 @@ TEST(ServeLaw, AnswersThroughTheServerHaveTheOneShotJointLaw) {
   const auto release = run_cli(fmt::format(
       "release --data {} --domain 0:1,0:1 --kernel exp --ell 2 --r 1 --sigma 1 --delta 1e-3 "
       "--threshold 0 "
-      "--points {} --draws {} --ledger {} --out {} --keep-path {} --insecure-seed 11",
+      "--points {} --draws {} --dataset law --ledger {} --out {} --keep-path {} --insecure-seed 11",
       data, dir.file("x1.csv"), K, dir.file("l.sqlite"), dir.file("out"), dir.file("p.gpdp")));
   ASSERT_EQ(release.exit_code, 0) << release.err;
   ServerProcess server(write_serve_config(

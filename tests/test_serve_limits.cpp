@@ -147,11 +147,13 @@ TEST(ServeLimits, RefusesToStartOnAReleaseItCannotVouchFor) {
   refused(release_entry(crossed), "is not the release of the kept path");
   // A ledger that never recorded the path.
   const std::string empty_ledger = s.dir.file("empty.sqlite");
-  ASSERT_EQ(run_cli(fmt::format("release --data {} --domain 0:1,0:1 --ell 0.3 --r 3 --threshold 0 "
-                                "--delta 1e-3 --ledger {} --out {} --grid2d 0:1:3,0:1:3",
-                                s.data, empty_ledger, s.dir.file("unkept")))
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_cli(
+          fmt::format("release --data {} --domain 0:1,0:1 --ell 0.3 --r 3 --threshold 0 "
+                      "--delta 1e-3 --dataset serve-test --ledger {} --out {} --grid2d 0:1:3,0:1:3",
+                      s.data, empty_ledger, s.dir.file("unkept")))
+          .exit_code,
+      0);
   refused(release_entry(s.a, fmt::format(R"("ledger": "{}")", empty_ledger)),
           "has no release with this kept path");
   // A published file changed after the release.
@@ -173,6 +175,13 @@ TEST(ServeLimits, RefusesToStartOnAReleaseItCannotVouchFor) {
     ServerProcess first(write_serve_config(s.dir, {release_entry(s.a)}, "{}", "first.json"));
     ASSERT_TRUE(first.running()) << first.stderr_text();
     refused(release_entry(s.a), "in use by another gpdp process");
+    // ... and so is `gpdp query` on it (one writer per kept path).
+    write_text(s.dir.file("q.csv"), "x1,x2\n0.5,0.5\n");
+    const auto q = run_cli(fmt::format("query {} --data {} --points {} --out {}", s.a.path, s.data,
+                                       s.dir.file("q.csv"), s.dir.file("q-out.csv")));
+    EXPECT_NE(q.exit_code, 0);
+    EXPECT_NE(q.err.find("in use by another gpdp process"), std::string::npos) << q.err;
+    EXPECT_FALSE(fs::exists(s.dir.file("q-out.csv")));
   }
   ServerProcess after(write_serve_config(s.dir, {release_entry(s.a)}, "{}", "after.json"));
   EXPECT_TRUE(after.running()) << after.stderr_text();  // the lock went with the first server

@@ -31,7 +31,7 @@ def served_meuse(cli, tmp_path):
         "--kernel", "exp", "--ell", "300", "--sigma", "0.5",
         "--target-epsilon", "1", "--solve", "r", "--delta", "0.0039",
         "--grid2d", "178480:181520:39,329640:333720:52", "--mask", REPO / "data/meuse_grid.csv",
-        "--threshold", t, "--ledger", tmp_path / "ledger.sqlite",
+        "--threshold", t, "--dataset", "meuse-zinc", "--ledger", tmp_path / "ledger.sqlite",
         "--keep-path", tmp_path / "zinc.gpdp", "--out", tmp_path / "release")
     config = tmp_path / "serve.json"
     config.write_text(json.dumps({

@@ -7,6 +7,7 @@
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/lazy_answers.hpp"
 #include "gpdp/release/outputs.hpp"
+#include "gpdp/release/path_lock.hpp"
 #include "gpdp/release/release.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
@@ -39,6 +40,7 @@ Evaluation query_points(const QueryRequest& q, const KeptPath& s,
 
 nlohmann::json run_query(const QueryRequest& q) {
   require_parameter(!q.out_csv.empty(), "out_csv", "out_csv (a CSV file) is required");
+  const PathLock lock(q.path_file);  // one writer per kept path (path_lock.hpp)
   KeptPath s = load_kept_path(q.path_file, q.key);
   const PreparedData prepared = kept_path_data(q.data_path, s);
   const std::string ledger_path = check_path_recorded(s, q.ledger_path);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpdp/error.hpp"
+#include "gpdp/release/lazy_answers.hpp"
 #include "gpdp/serve/http_error.hpp"
 
 namespace gpdp::serve {
@@ -13,11 +14,6 @@ release::PathKey path_key(const ReleaseConfig& c) {
   if (!c.path_key_file.empty()) return release::key_from_file(c.path_key_file);
   if (!c.path_passphrase_env.empty()) return release::key_from_env(c.path_passphrase_env);
   return {};
-}
-
-std::unique_ptr<Rng> make_rng(const std::optional<std::uint64_t>& seed) {
-  if (seed) return std::make_unique<SeededRng>(*seed);
-  return std::make_unique<SecureRng>();
 }
 
 // PROJ transformations share PROJ's default context, which is not thread-safe.
@@ -40,10 +36,7 @@ ServedPath::ServedPath(const ReleaseConfig& config, std::size_t max_points)
   release::check_path_recorded(state_, config.ledger);
   const Dataset& data = prepared.data;
   posterior_.emplace(state_.kernel, data.X, data.y, Hyperparameters{state_.r, state_.sigma});
-  lattice_ =
-      release::release_granularity(data.n(), state_.input.M_Y, state_.r, state_.sigma, state_.eta);
-  require(lattice_.exponent == state_.lattice_exponent,
-          fmt::format("{}: inconsistent rounding lattice", file_));
+  lattice_ = release::kept_path_lattice(state_, data, file_);
   if (!state_.input.crs.empty())
     geo_.emplace(state_.input.crs, state_.input.model_crs, *state_.input.domain);
   require(!state_.paths.empty(), fmt::format("{}: the kept path holds no path", file_));

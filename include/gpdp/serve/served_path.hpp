@@ -26,6 +26,7 @@
 #include "gpdp/posterior.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/path_lock.hpp"
+#include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/serve/config.hpp"
 

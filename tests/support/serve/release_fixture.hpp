@@ -31,7 +31,7 @@ inline ServedRelease make_served_release(const TempDir& dir, const std::string& 
   ServedRelease r{id, dir.file(id), dir.file(id + ".gpdp"), data};
   const auto res = run_cli(
       fmt::format("release --data {} --domain 0:1,0:1 --ell 0.3 --r 3 --threshold 0 --delta 1e-3 "
-                  "--ledger {} --out {} --keep-path {} {}",
+                  "--dataset serve-test --ledger {} --out {} --keep-path {} {}",
                   data, dir.file("l.sqlite"), r.out, r.path, flags));
   EXPECT_EQ(res.exit_code, 0) << res.err;
   return r;
