@@ -10,6 +10,7 @@
 
 #include "gpdp/release/sha256.hpp"
 #include "support/paths.hpp"
+#include "support/smooth_field_csv.hpp"
 
 namespace gpdp {
 namespace {
@@ -17,23 +18,13 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// n records of a smooth field on [0,1]² (the private data of the release).
-std::string data_csv(int n) {
-  std::string csv = "x1,x2,y\n";
-  for (int i = 0; i < n; ++i) {
-    const double x = (i % 6 + 0.5) / 6.0, y = (i / 6 + 0.5) / 5.0;
-    csv += fmt::format("{},{},{}\n", x, y, 0.8 * std::sin(5 * x) * std::cos(3 * y));
-  }
-  return csv;
-}
-
 const char* kShared = "--domain 0:1,0:1 --grid2d 0:1:12,0:1:10 --threshold 0 --delta 1e-3";
 
 struct Fixture {
   test::TempDir dir;
   std::string preview_file = dir.file("prev/preview.json");
   Fixture() {
-    test::write_text(dir.file("data.csv"), data_csv(30));
+    test::write_text(dir.file("data.csv"), test::smooth_field_csv(30));
     const auto r = test::run_cli(
         fmt::format("preview {} --n 30 --ell 0.3 --sigma 1 --r 0.3 --epsilons 1,10 --simulations 3 "
                     "--draws-grid 1,3 --bandwidths 1 --no-functional --quiet --out {}",
@@ -100,7 +91,7 @@ TEST(CliReleaseConfigFrom, RefusesWhatThePreviewDoesNotFit) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("δ"), std::string::npos) << r.err;
   // Private data of another size: refused once the data are read, before any draw.
-  test::write_text(f.dir.file("data.csv"), data_csv(29));
+  test::write_text(f.dir.file("data.csv"), test::smooth_field_csv(29));
   r = f.release(cfg + " --target-epsilon 1", f.dir.file("d"));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("n = 30"), std::string::npos) << r.err;

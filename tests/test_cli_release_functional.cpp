@@ -12,21 +12,13 @@
 #include <vector>
 
 #include "support/paths.hpp"
+#include "support/smooth_field_csv.hpp"
 
 namespace gpdp {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string data_csv() {
-  std::string csv = "x1,x2,y\n";
-  for (int i = 0; i < 30; ++i) {
-    const double x = (i % 6 + 0.5) / 6.0, y = (i / 6 + 0.5) / 5.0;
-    csv += fmt::format("{},{},{}\n", x, y, 0.8 * std::sin(5 * x) * std::cos(3 * y));
-  }
-  return csv;
-}
 
 // Rows of numbers of a CSV with a header (the header's names in `names`).
 std::vector<std::vector<double>> read_rows(const std::string& file,
@@ -48,7 +40,7 @@ std::vector<std::vector<double>> read_rows(const std::string& file,
 
 struct Fixture {
   test::TempDir dir;
-  Fixture() { test::write_text(dir.file("data.csv"), data_csv()); }
+  Fixture() { test::write_text(dir.file("data.csv"), test::smooth_field_csv(30)); }
   test::CommandResult release(const std::string& extra, const std::string& out) const {
     return test::run_cli(fmt::format(
         "release --data {} --domain 0:1,0:1 --grid2d 0:1:12,0:1:10 --threshold 0 --delta 1e-3 "

@@ -51,12 +51,23 @@ Evaluation file_evaluation(const FilePoints& f, std::vector<std::string> names) 
 
 }  // namespace
 
-Eigen::MatrixXd Evaluation::on_grid(const Eigen::MatrixXd& values) const {
-  if (!masked()) return values;
-  Eigen::MatrixXd full = Eigen::MatrixXd::Constant(grid->size(), values.cols(), std::nan(""));
+Eigen::MatrixXd spread_onto_grid(const std::vector<Eigen::Index>& cells, long grid_size,
+                                 const Eigen::MatrixXd& values) {
+  Eigen::MatrixXd full = Eigen::MatrixXd::Constant(grid_size, values.cols(), std::nan(""));
   for (std::size_t i = 0; i < cells.size(); ++i)
     full.row(cells[i]) = values.row(static_cast<Eigen::Index>(i));
   return full;
+}
+
+Eigen::MatrixXd gather_cells(const std::vector<Eigen::Index>& cells, const Eigen::MatrixXd& full) {
+  Eigen::MatrixXd v(static_cast<Eigen::Index>(cells.size()), full.cols());
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    v.row(static_cast<Eigen::Index>(i)) = full.row(cells[i]);
+  return v;
+}
+
+Eigen::MatrixXd Evaluation::on_grid(const Eigen::MatrixXd& values) const {
+  return masked() ? spread_onto_grid(cells, grid->size(), values) : values;
 }
 
 void check_in_domain(const Evaluation& e, const Box& domain) {

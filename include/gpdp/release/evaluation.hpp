@@ -12,6 +12,13 @@
 
 namespace gpdp::release {
 
+// The evaluated cells of a masked grid and whole-grid fields (columns), both ways: `values` (one
+// row per cell) spread onto a grid of `grid_size` rows, NaN elsewhere; and the cells' rows of
+// `full`.
+Eigen::MatrixXd spread_onto_grid(const std::vector<Eigen::Index>& cells, long grid_size,
+                                 const Eigen::MatrixXd& values);
+Eigen::MatrixXd gather_cells(const std::vector<Eigen::Index>& cells, const Eigen::MatrixXd& full);
+
 struct Evaluation {
   Points points;
   std::optional<Grid> grid;
