@@ -7,7 +7,8 @@ CLI        := $(BUILD)/gpdp
 DEMO_OUT   ?= demo-out
 PYTHON     ?= python3
 VENV       ?= .venv
-PY_DEPS    := scikit-build-core pybind11 pytest numpy matplotlib scipy scikit-learn xarray selenium
+PY_DEPS    := scikit-build-core pybind11 pytest numpy matplotlib scipy scikit-learn xarray selenium \
+  'dask[distributed]'
 # The formatter the tree is pinned to: Debian's clang-format 14 (scripts/setup installs it).
 CLANG_FORMAT ?= clang-format-14
 SAN_BUILD  ?= build-asan

@@ -24,6 +24,7 @@
 #include "gpdp/posteriors/spectral.hpp"
 #include "gpdp/posteriors/tridiagonal.hpp"
 #include "gpdp/sampler.hpp"
+#include "gpdp/tasks/executor.hpp"
 #include "gpdp/vector_exp.hpp"
 
 namespace gx = gpdp::experiments;
@@ -175,7 +176,8 @@ void table1_column_report() {
   spec.search.coarse = gx::default_search_grid(1);
   const auto t0 = Clock::now();
   const double c0 = cpu_seconds();
-  const gx::StudyResult r = gx::run_study(spec);
+  gpdp::tasks::ThreadExecutor executor(spec.threads);
+  const gx::StudyResult r = gx::run_study(spec, executor);
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   const double measured = cpu_seconds() - c0;
   const double scale = 1000.0 / static_cast<double>(pairs);
@@ -238,7 +240,8 @@ void table4_report() {
   auto timed = [&](gx::PosteriorRoute route, gx::StudyResult* out) {
     spec.search_route = route;
     const double c0 = cpu_seconds();
-    *out = gx::run_study(spec);
+    gpdp::tasks::ThreadExecutor executor(spec.threads);
+    *out = gx::run_study(spec, executor);
     return cpu_seconds() - c0;
   };
   gx::StudyResult fast, spectral, direct;

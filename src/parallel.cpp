@@ -16,6 +16,12 @@ int resolve_threads(int requested) {
   return hw == 0 ? 1 : static_cast<int>(hw);
 }
 
+SingleThreadedBlas::SingleThreadedBlas() : saved_(openblas_get_num_threads()) {
+  openblas_set_num_threads(1);
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() { openblas_set_num_threads(saved_); }
+
 void parallel_for(long count, int threads, const std::function<void(long)>& body) {
   const int workers =
       static_cast<int>(std::min<long>(resolve_threads(threads), std::max(count, 1L)));
@@ -40,13 +46,11 @@ void parallel_for(long count, int threads, const std::function<void(long)>& body
     // One BLAS thread per worker while the workers run: OpenBLAS's own pool would otherwise
     // oversubscribe the cores (workers x BLAS threads) and spin (`gpdp reproduce table4 --quick`
     // took 147 s wall instead of 42 s on 2 cores).
-    const int blas_threads = openblas_get_num_threads();
-    openblas_set_num_threads(1);
+    const SingleThreadedBlas one_blas_thread;
     std::vector<std::thread> pool;
     pool.reserve(static_cast<std::size_t>(workers));
     for (int w = 0; w < workers; ++w) pool.emplace_back(work);
     for (auto& t : pool) t.join();
-    openblas_set_num_threads(blas_threads);
   }
   if (error) std::rethrow_exception(error);
 }

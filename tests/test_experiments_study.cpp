@@ -1,8 +1,12 @@
-// The end-to-end utility study (paper §5) at a tiny scale: determinism and the privacy constraint.
+// The end-to-end utility study (paper §5) at a tiny scale: determinism (any thread count; workers
+// that keep nothing between tasks) and the privacy constraint.
 #include <gtest/gtest.h>
 
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
+#include "gpdp/experiments/utility_tasks.hpp"
+#include "gpdp/parallel.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gx = gpdp::experiments;
 
@@ -20,11 +24,79 @@ gx::StudySpec tiny(int threads) {
   s.threads = threads;
   return s;
 }
+// Runs every task as a worker that has not seen its chunk: nothing kept from earlier tasks, so
+// each regenerates its pairs and each search round replays the earlier rounds.
+class ForgetfulExecutor final : public gpdp::tasks::Executor {
+ public:
+  std::vector<nlohmann::json> map(const std::vector<gpdp::tasks::Task>& tasks,
+                                  const gpdp::tasks::Progress&) override {
+    const gpdp::SingleThreadedBlas one_blas_thread;  // as a worker
+    std::vector<nlohmann::json> results;
+    for (const auto& task : tasks) {
+      gx::forget_utility_task_state();
+      results.push_back(gpdp::tasks::run_task(task));
+    }
+    return results;
+  }
+};
+
+// 2-D: the hybrid route, whose search keeps z₁ between rounds (and speculates).
+gx::StudySpec tiny_2d() {
+  gx::StudySpec s;
+  s.label = "tiny 2-D";
+  s.dim = 2;
+  s.field2d.n = 30;
+  s.grid = gpdp::Grid::parse("0:1:9,0:1:9");
+  s.pairs = 5;
+  s.validation_pairs = 3;
+  s.releases = 3;
+  s.privacy.delta = 0.001;
+  s.smoothing_bandwidth = 0.03;
+  s.search.coarse = gx::SearchGrid::log_spaced(0.1, 3.0, 3, 0.05, 20.0, 5, 0.05, 5.0, 3);
+  s.search.refinement_rounds = 2;
+  s.keep_examples = 1;
+  s.threads = 2;
+  return s;
+}
+
+void expect_same(const gx::StudyResult& a, const gx::StudyResult& b) {
+  EXPECT_EQ(a.theta_unconstrained.ell, b.theta_unconstrained.ell);
+  EXPECT_EQ(a.theta_private.r, b.theta_private.r);
+  EXPECT_EQ(a.cutoff_C, b.cutoff_C);
+  EXPECT_EQ(a.cutoff_c, b.cutoff_c);
+  EXPECT_EQ(a.reductions_per_pair, b.reductions_per_pair);
+  EXPECT_EQ(a.single_ridge_fits_per_pair, b.single_ridge_fits_per_pair);
+  ASSERT_EQ(a.pairs.size(), b.pairs.size());
+  for (std::size_t j = 0; j < a.pairs.size(); ++j) {
+    EXPECT_EQ(a.pairs[j].bce_unconstrained, b.pairs[j].bce_unconstrained) << j;
+    EXPECT_EQ(a.pairs[j].bce_private, b.pairs[j].bce_private) << j;
+    EXPECT_EQ(a.pairs[j].iou_release_mean, b.pairs[j].iou_release_mean) << j;
+    EXPECT_EQ(a.pairs[j].iou_release_sd, b.pairs[j].iou_release_sd) << j;
+    EXPECT_EQ(a.pairs[j].d_eff_private, b.pairs[j].d_eff_private) << j;
+  }
+  ASSERT_EQ(a.examples.size(), b.examples.size());
+  for (std::size_t j = 0; j < a.examples.size(); ++j) {
+    EXPECT_EQ(a.examples[j].pair.y, b.examples[j].pair.y);
+    EXPECT_EQ(a.examples[j].releases, b.examples[j].releases);
+  }
+}
 }  // namespace
 
+TEST(ExperimentsUtilityStudy, SameResultsWhenWorkersKeepNothing) {
+  gpdp::tasks::ThreadExecutor threads(2);
+  const auto kept = gx::run_study(tiny_2d(), threads);
+  EXPECT_GT(kept.reductions_per_pair, 0.0) << "the hybrid route was not exercised";
+  ForgetfulExecutor forgetful;
+  const auto replayed = gx::run_study(tiny_2d(), forgetful);
+  expect_same(kept, replayed);
+  ASSERT_EQ(kept.examples.size(), 1u);
+}
+
 TEST(ExperimentsUtilityStudy, DeterministicForAnyThreadCountAndFeasible) {
-  const auto a = gx::run_study(tiny(1));
-  const auto b = gx::run_study(tiny(2));
+  gpdp::tasks::ThreadExecutor one(1);
+  gpdp::tasks::ThreadExecutor two(2);
+  const auto a = gx::run_study(tiny(1), one);
+  const auto b = gx::run_study(tiny(2), two);
   ASSERT_EQ(a.pairs.size(), 6u);
   EXPECT_LT(a.epsilon_private, 10.0);
   EXPECT_EQ(a.theta_private.r, b.theta_private.r);

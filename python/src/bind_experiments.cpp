@@ -13,6 +13,7 @@
 #include "gpdp/experiments/public_search.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::python {
 
@@ -198,7 +199,8 @@ void bind_study(py::module_& m) {
               progress(s);
             };
           }
-          r = run_study(spec, report);
+          tasks::ThreadExecutor executor(spec.threads);
+          r = run_study(spec, executor, report);
         }
         return study_dict(r);
       },

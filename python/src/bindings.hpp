@@ -2,6 +2,8 @@
 // One registration function per area; module.cpp calls them in order.
 #include <pybind11/pybind11.h>
 
+#include "gpdp/tasks/executor.hpp"
+
 namespace gpdp::python {
 
 void bind_core(pybind11::module_& m);
@@ -11,5 +13,11 @@ void bind_experiments(pybind11::module_& m);
 void bind_release(pybind11::module_& m);
 void bind_gis(pybind11::module_& m);
 void bind_preview(pybind11::module_& m);
+void bind_tasks(pybind11::module_& m);
+void bind_reproduce(pybind11::module_& m);
+
+// The executor of a driver called from Python: `map_tasks([(kind, params JSON)]) -> [CBOR bytes]`
+// (gpdp.distributed.scheduler.map_tasks bound to an executor), called with the GIL held.
+tasks::CallbackExecutor callback_executor(const pybind11::function& map_tasks);
 
 }  // namespace gpdp::python

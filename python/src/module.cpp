@@ -73,4 +73,6 @@ del _c
   auto preview = m.def_submodule(
       "preview", "Predicted utility of a release before any budget is spent (gpdp preview)");
   gpdp::python::bind_preview(preview);
+  gpdp::python::bind_tasks(m);
+  gpdp::python::bind_reproduce(m);
 }

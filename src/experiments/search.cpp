@@ -42,6 +42,11 @@ ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double 
 
 long long log_key(double v) { return std::llround(std::log(v) * 1e9); }
 
+PosteriorRoute resolved_route(PosteriorRoute route, long dim) {
+  if (route != PosteriorRoute::Auto) return route;
+  return dim == 1 ? PosteriorRoute::Direct : PosteriorRoute::Hybrid;
+}
+
 namespace {
 // Hybrid route: an ℓ needing at least this many ridges r gets one tridiagonal reduction
 // (TridiagonalPosterior), fewer get one Cholesky each (RidgeCholesky). Measured for n = 400,
@@ -203,10 +208,7 @@ Eigen::MatrixXd ExcursionObjective::evaluate(
                       static_cast<Eigen::Index>(thetas.size()));
   parallel_for(static_cast<long>(tasks_.size()), threads_, [&](long i) {
     const auto& task = tasks_[static_cast<std::size_t>(i)];
-    const PosteriorRoute route =
-        route_ != PosteriorRoute::Auto
-            ? route_
-            : (task.X.cols() == 1 ? PosteriorRoute::Direct : PosteriorRoute::Hybrid);
+    const PosteriorRoute route = resolved_route(route_, task.X.cols());
     const GroupWork work{route, threshold_, keep, reductions_, single_ridge_fits_};
     TaskEngines engines(task);
     for (const auto& group : groups) {
@@ -248,7 +250,7 @@ SearchGrid SearchGrid::log_spaced(double ell_lo, double ell_hi, int n_ell, doubl
           axis(sigma_lo, sigma_hi, n_sigma, "σ")};
 }
 
-HyperparameterSearch::HyperparameterSearch(const ExcursionObjective& objective, SearchSpec spec,
+HyperparameterSearch::HyperparameterSearch(const BceObjective& objective, SearchSpec spec,
                                            std::function<void(const std::string&)> progress)
     : objective_(objective), spec_(std::move(spec)), progress_(std::move(progress)) {
   require(!spec_.coarse.ell.empty() && !spec_.coarse.r.empty() && !spec_.coarse.sigma.empty(),

@@ -5,123 +5,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <numeric>
-#include <optional>
 
 #include "gpdp/error.hpp"
-#include "gpdp/experiments/metrics.hpp"
 #include "gpdp/parallel.hpp"
-#include "gpdp/posterior.hpp"
-#include "gpdp/posteriors/ridge_cholesky.hpp"
-#include "gpdp/release/postprocess.hpp"
-#include "gpdp/samplers/dense.hpp"
+#include "study_json.hpp"
+#include "utility_chunks.hpp"
 
 namespace gpdp::experiments {
 
 namespace {
+using nlohmann::json;
+using namespace chunks;
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-// Independent streams: population pairs, validation pairs, release draws, validation draws.
-constexpr std::uint64_t kPopulationStream = 0;
-constexpr std::uint64_t kValidationStream = 1ULL << 40;
-constexpr std::uint64_t kReleaseStream = 2ULL << 40;
-constexpr std::uint64_t kValidationReleaseStream = 3ULL << 40;
-
-ExcursionPair generate(const StudySpec& spec, Rng& rng) {
-  return spec.dim == 1 ? generate_field_1d(spec.field1d, spec.grid, rng)
-                       : generate_plume_2d(spec.field2d, spec.grid, rng);
-}
-
-std::vector<ExcursionPair> generate_population(const StudySpec& spec, long count,
-                                               std::uint64_t stream) {
-  std::vector<ExcursionPair> pairs(static_cast<std::size_t>(count));
-  const SeededRng base(spec.seed);
-  parallel_for(count, spec.threads, [&](long j) {
-    SeededRng rng = base.split(stream + static_cast<std::uint64_t>(j));
-    pairs[static_cast<std::size_t>(j)] = generate(spec, rng);
-  });
-  return pairs;
-}
-
-std::vector<ExcursionTask> to_tasks(const std::vector<ExcursionPair>& pairs,
-                                    const std::shared_ptr<const Points>& grid_points,
-                                    const std::shared_ptr<const Eigen::VectorXd>& weights) {
-  std::vector<ExcursionTask> tasks;
-  tasks.reserve(pairs.size());
-  for (const auto& p : pairs) tasks.push_back({p.X, p.y, grid_points, weights, p.truth});
-  return tasks;
-}
-
-// z₁ at one θ: the Markov engine in 1-D (O(n + m)); given the pair's grid distances (2-D), one
-// Cholesky on them (BLAS trsm: about 4x faster than Posterior's for n = 400, m = 1600).
-Eigen::VectorXd z_at(const ExcursionTask& task, const Theta& t, double threshold,
-                     const PairwiseDistances* distances) {
-  if (distances == nullptr) return excursion_z(task, t.ell, t.r, threshold);
-  RidgeCholesky ridge(*distances, task.y);
-  ridge.refit(Kernel::exponential(t.ell));
-  return ridge.excursion_z({t.r}, threshold).col(0);
-}
-
-// The pair's distances to the grid, shared by its z₁ and its draws (2-D only).
-std::optional<PairwiseDistances> grid_distances(const StudySpec& spec, const ExcursionPair& pair,
-                                                const Points& grid_points) {
-  if (spec.dim < 2) return std::nullopt;
-  return PairwiseDistances(pair.X, grid_points);
-}
-
-Posterior posterior_at(const ExcursionPair& pair, const Theta& t) {
-  return Posterior(Kernel::exponential(t.ell), pair.X, pair.y, Hyperparameters{t.r, t.sigma});
-}
-
-Eigen::VectorXd probability_from_z(const Eigen::VectorXd& z1, double sigma) {
-  Eigen::VectorXd p(z1.size());
-  for (Eigen::Index i = 0; i < z1.size(); ++i)
-    p[i] = 0.5 * std::erfc(-(z1[i] / sigma) / std::sqrt(2.0));
-  return p;
-}
-
-// B·L draws at θ_priv on the grid (smoothed if asked): the only input of the release.
-// `prior_on_grid` (2-D, dense sampler, with the pair's grid `distances`): K(grid, grid) at θ_priv's
-// ℓ, the same for every pair, so the exact dense draw N(μ_D, σ² (K(grid, grid) − V Vᵀ)) costs one
-// Cholesky of K + r² I, one trsm, one syrk and the m x m factorisation (factor_psd, as the dense
-// sampler); otherwise the sampler dispatch of sample() (the Markov engine in 1-D).
-Eigen::MatrixXd private_paths(const StudySpec& spec, const ExcursionPair& pair, const Theta& theta,
-                              int count, Rng& rng, std::string* method,
-                              const Eigen::MatrixXd* prior_on_grid,
-                              const PairwiseDistances* distances) {
-  Eigen::MatrixXd values;
-  if (prior_on_grid != nullptr && distances != nullptr) {
-    RidgeCholesky ridge(*distances, pair.y);
-    ridge.refit(Kernel::exponential(theta.ell));
-    Eigen::VectorXd mean;
-    Eigen::VectorXd variance;
-    ridge.moments(theta.r, mean, variance);
-    Eigen::MatrixXd cov = ridge.covariance(*prior_on_grid);
-    cov.triangularView<Eigen::Lower>() *= theta.sigma * theta.sigma;
-    const PsdFactor factor = factor_psd(std::move(cov));
-    values = draw_gaussian(mean, factor, count, rng);
-    if (method != nullptr) *method = "dense";
-  } else {
-    const Posterior posterior = posterior_at(pair, theta);
-    SampleOptions options;
-    options.method = spec.sampler;
-    Draws draws = sample(posterior, spec.grid, count, rng, options);
-    if (method != nullptr) *method = draws.method;
-    values = std::move(draws.values);
-  }
-  if (spec.smoothing_bandwidth > 0.0)
-    return release::smooth_fields(values, spec.grid, spec.smoothing_bandwidth);
-  return values;
-}
-
-// Release b of a pair's B·L paths: the vote set of columns [b L, (b + 1) L), by the release's own
-// post-processing (what `gpdp release` ships).
-Eigen::VectorXd released_set(const Eigen::MatrixXd& paths, int L, int b, double t, double cutoff) {
-  const auto first = static_cast<Eigen::Index>(b) * L;
-  return release::vote_set(release::vote_fraction(paths.middleCols(first, L), t), cutoff);
 }
 
 // ---- the steps of run_study
@@ -144,26 +41,94 @@ StudySpec completed_spec(StudySpec spec) {
   return spec;
 }
 
-// What the steps share: the spec, the grid with its quadrature weights, the excursion threshold,
-// the seed of the per-pair streams, and the progress callback.
+// What the steps share: the spec (and as JSON, the first param of every task), the executor, and
+// the progress callback.
 struct Study {
   const StudySpec& spec;
-  std::shared_ptr<const Points> grid_points;
-  std::shared_ptr<const Eigen::VectorXd> weights;
-  double t;
-  SeededRng base;
+  json spec_json;
+  tasks::Executor& executor;
   std::function<void(const std::string&)> say;
   int paths() const { return spec.privacy.paths; }
+
+  // One task per chunk of `count` pairs of `stream`, each with `extra` params; about four chunks
+  // per thread of spec.threads (load balance), whatever the chunking the results are the same.
+  std::vector<tasks::Task> chunked(const char* kind, std::uint64_t stream, long count,
+                                   const json& extra = json::object()) const {
+    const long per_chunk = std::max(1L, (count + 4L * spec.threads - 1) / (4L * spec.threads));
+    std::vector<tasks::Task> list;
+    for (long first = 0; first < count; first += per_chunk) {
+      json params = extra;
+      params["spec"] = spec_json;
+      params["stream"] = stream;
+      params["first"] = first;
+      params["last"] = std::min(count, first + per_chunk);
+      list.push_back({kind, std::move(params)});
+    }
+    return list;
+  }
+  // The results of `list`, concatenated in task order (each result an array over its chunk).
+  json map_rows(const std::vector<tasks::Task>& list) const {
+    json rows = json::array();
+    for (auto& r : executor.map(list)) {
+      for (auto& row : r) rows.push_back(std::move(row));
+    }
+    return rows;
+  }
 };
 
-// 2. θ* and θ_priv: the two searches in lockstep on the population (sharing their cache).
-std::vector<SearchResult> search_thetas(const Study& study,
-                                        const std::vector<ExcursionPair>& population,
-                                        StudyResult& result) {
+// The search's objective on the population: each evaluate call is one task per chunk (the calls
+// before it listed in its params, for workers that have not made them), reduced in task order.
+class ChunkedObjective final : public BceObjective {
+ public:
+  explicit ChunkedObjective(const Study& study) : study_(study) {}
+  Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas,
+                           const std::vector<std::pair<double, double>>& speculative = {},
+                           bool keep = false) const override {
+    json call = {{"thetas", json::array()}, {"speculative", speculative}, {"keep", keep}};
+    for (const auto& t : thetas) call["thetas"].push_back(theta_to_json(t));
+    const auto list = study_.chunked(kSearch, kPopulationStream, study_.spec.pairs,
+                                     {{"history", history_}, {"call", call}});
+    Eigen::MatrixXd out(study_.spec.pairs, static_cast<Eigen::Index>(thetas.size()));
+    Eigen::Index row = 0;
+    for (const auto& r : study_.executor.map(list)) {
+      const Eigen::MatrixXd bce = matrix_from_json(r.at("bce"));
+      out.middleRows(row, bce.rows()) = bce;
+      row += bce.rows();
+      reductions_ += r.at("reductions").get<long>();
+      single_ridge_fits_ += r.at("single_ridge_fits").get<long>();
+    }
+    history_.push_back(std::move(call));
+    return out;
+  }
+  void forget() const override { history_ = json::array(); }
+  long reductions() const { return reductions_; }
+  long single_ridge_fits() const { return single_ridge_fits_; }
+
+ private:
+  const Study& study_;
+  mutable json history_ = json::array();
+  mutable long reductions_ = 0;
+  mutable long single_ridge_fits_ = 0;
+};
+
+// 1. The population and the validation population, generated on the workers (which keep them).
+void generate_populations(const Study& study, StudyResult& result) {
   const StudySpec& spec = study.spec;
   const auto t0 = Clock::now();
-  const ExcursionObjective objective(to_tasks(population, study.grid_points, study.weights),
-                                     study.t, spec.threads, spec.search_route);
+  auto list = study.chunked(kGenerate, kPopulationStream, spec.pairs);
+  const auto validation = study.chunked(kGenerate, kValidationStream, spec.validation_pairs);
+  list.insert(list.end(), validation.begin(), validation.end());
+  study.executor.map(list);
+  result.seconds_generate = seconds_since(t0);
+  study.say(fmt::format("{} pairs + {} validation pairs generated ({:.1f} s)", spec.pairs,
+                        spec.validation_pairs, result.seconds_generate));
+}
+
+// 2. θ* and θ_priv: the two searches in lockstep on the population (sharing their cache).
+std::vector<SearchResult> search_thetas(const Study& study, StudyResult& result) {
+  const StudySpec& spec = study.spec;
+  const auto t0 = Clock::now();
+  const ChunkedObjective objective(study);
   HyperparameterSearch search(objective, spec.search, study.say);
   const PrivacyConstraint constraint = spec.privacy.constraint(spec.epsilon_max);
   auto searches = search.run_together({nullptr, &constraint});
@@ -187,69 +152,27 @@ std::vector<SearchResult> search_thetas(const Study& study,
   return searches;
 }
 
-// K(grid, grid) at θ_priv's ℓ when the 2-D draws are dense (the same for every pair), else none.
-std::optional<Eigen::MatrixXd> shared_prior_on_grid(const Study& study, const Theta& theta) {
-  const StudySpec& spec = study.spec;
-  if (spec.dim >= 2 &&
-      (spec.sampler == SamplerMethod::Auto || spec.sampler == SamplerMethod::Dense)) {
-    return Kernel::exponential(theta.ell).gram(*study.grid_points);
-  }
-  return std::nullopt;
-}
-
-// p_D at θ* on the grid for one pair (its grid distances in 2-D).
-Eigen::VectorXd unconstrained_probability(const Study& study, const ExcursionPair& pair,
-                                          const Theta& theta, const PairwiseDistances* d) {
-  const ExcursionTask task{pair.X, pair.y, study.grid_points, study.weights, pair.truth};
-  return probability_from_z(z_at(task, theta, study.t, d), theta.sigma);
-}
-
-// One validation pair: the IoU of {p_D ≥ C} at θ* for every candidate C (row of iou_C), and the
-// mean IoU over releases of the L-path vote at θ_priv for every c = k/L (row of iou_c).
-void validation_ious(const Study& study, const StudyResult& result, long j,
-                     const ExcursionPair& pair, const Eigen::MatrixXd* shared_prior,
-                     Eigen::MatrixXd& iou_C, Eigen::MatrixXd& iou_c) {
-  const StudySpec& spec = study.spec;
-  const int L = study.paths();
-  const auto distances = grid_distances(spec, pair, *study.grid_points);
-  const PairwiseDistances* d = distances ? &*distances : nullptr;
-  const Eigen::VectorXd p = unconstrained_probability(study, pair, result.theta_unconstrained, d);
-  for (Eigen::Index k = 0; k < iou_C.cols(); ++k) {
-    iou_C(j, k) = intersection_over_union(
-        indicator_at_least(p, spec.probability_cutoffs[static_cast<std::size_t>(k)]), pair.truth,
-        *study.weights);
-  }
-  if (L <= 1) {  // with one path every c ∈ (0, 1] gives the same set
-    iou_c(j, 0) = 0.0;
-    return;
-  }
-  const int releases = std::max(1, std::min(spec.releases, 10));
-  SeededRng rng = study.base.split(kValidationReleaseStream + static_cast<std::uint64_t>(j));
-  const Eigen::MatrixXd paths =
-      private_paths(spec, pair, result.theta_private, releases * L, rng, nullptr, shared_prior, d);
-  for (int k = 1; k <= L; ++k) {
-    double sum = 0.0;
-    for (int b = 0; b < releases; ++b) {
-      sum += intersection_over_union(released_set(paths, L, b, study.t, static_cast<double>(k) / L),
-                                     pair.truth, *study.weights);
-    }
-    iou_c(j, k - 1) = sum / releases;
-  }
+json thetas_params(const StudyResult& result) {
+  return {{"theta_unconstrained", theta_to_json(result.theta_unconstrained)},
+          {"theta_private", theta_to_json(result.theta_private)}};
 }
 
 // 3. The cutoffs on the validation population: C maximising the mean IoU of {p_D ≥ C} at θ*, and
 // c maximising that of the L-path vote at θ_priv.
-void choose_cutoffs(const Study& study, const std::vector<ExcursionPair>& validation,
-                    const Eigen::MatrixXd* shared_prior, StudyResult& result) {
+void choose_cutoffs(const Study& study, StudyResult& result) {
   const StudySpec& spec = study.spec;
   const int L = study.paths();
-  Eigen::MatrixXd iou_C(static_cast<Eigen::Index>(validation.size()),
+  const json rows = study.map_rows(
+      study.chunked(kValidation, kValidationStream, spec.validation_pairs, thetas_params(result)));
+  Eigen::MatrixXd iou_C(spec.validation_pairs,
                         static_cast<Eigen::Index>(spec.probability_cutoffs.size()));
-  Eigen::MatrixXd iou_c(static_cast<Eigen::Index>(validation.size()), L);
-  parallel_for(static_cast<long>(validation.size()), spec.threads, [&](long j) {
-    validation_ious(study, result, j, validation[static_cast<std::size_t>(j)], shared_prior, iou_C,
-                    iou_c);
-  });
+  Eigen::MatrixXd iou_c(spec.validation_pairs, L);
+  for (Eigen::Index j = 0; j < spec.validation_pairs; ++j) {
+    const auto& row = rows[static_cast<std::size_t>(j)];
+    for (Eigen::Index k = 0; k < iou_C.cols(); ++k) iou_C(j, k) = row.at("iou_C").at(k);
+    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(row.at("iou_c").size()); ++k)
+      iou_c(j, k) = row.at("iou_c").at(k);
+  }
   Eigen::Index bestC = 0;
   iou_C.colwise().mean().maxCoeff(&bestC);
   result.cutoff_C = spec.probability_cutoffs[static_cast<std::size_t>(bestC)];
@@ -260,42 +183,40 @@ void choose_cutoffs(const Study& study, const std::vector<ExcursionPair>& valida
   result.validation_iou_c = iou_c.col(bestc).mean();
 }
 
-// 4. One population pair: d_eff and BCE at both θ, the IoU of {p_D ≥ C} at θ*, and B private
-// releases at θ_priv (their IoU mean and SD; the first three sets kept as an example if asked).
-void pair_outcome(const Study& study, const std::vector<SearchResult>& searches, long j,
-                  const ExcursionPair& pair, const Eigen::MatrixXd* shared_prior,
-                  StudyResult& result, std::string& method) {
+StudyExample example_from_json(const json& j) {
+  StudyExample ex;
+  ex.pair.X = matrix_from_json(j.at("X"));
+  ex.pair.y = matrix_from_json(j.at("y"));
+  ex.pair.field = matrix_from_json(j.at("field"));
+  ex.pair.truth = matrix_from_json(j.at("truth"));
+  ex.p_unconstrained = matrix_from_json(j.at("p"));
+  ex.releases = matrix_from_json(j.at("releases"));
+  return ex;
+}
+
+// 4. Outcomes on the population: per pair d_eff, BCE (from the searches), IoU at θ* and of B
+// private releases at θ_priv.
+void pair_outcomes(const Study& study, const std::vector<SearchResult>& searches,
+                   StudyResult& result) {
   const StudySpec& spec = study.spec;
-  const int L = study.paths();
-  auto& out = result.pairs[static_cast<std::size_t>(j)];
-  out.d_eff_unconstrained = posterior_at(pair, result.theta_unconstrained).effective_dimension();
-  out.d_eff_private = posterior_at(pair, result.theta_private).effective_dimension();
-  out.bce_unconstrained = searches[0].per_task[j];
-  out.bce_private = searches[1].per_task[j];
-  const auto distances = grid_distances(spec, pair, *study.grid_points);
-  const PairwiseDistances* d = distances ? &*distances : nullptr;
-  const Eigen::VectorXd p = unconstrained_probability(study, pair, result.theta_unconstrained, d);
-  out.iou_unconstrained =
-      intersection_over_union(indicator_at_least(p, result.cutoff_C), pair.truth, *study.weights);
-  SeededRng rng = study.base.split(kReleaseStream + static_cast<std::uint64_t>(j));
-  const Eigen::MatrixXd paths = private_paths(spec, pair, result.theta_private, spec.releases * L,
-                                              rng, &method, shared_prior, d);
-  Eigen::VectorXd ious(spec.releases);
-  for (int b = 0; b < spec.releases; ++b) {
-    ious[b] = intersection_over_union(released_set(paths, L, b, study.t, result.cutoff_c),
-                                      pair.truth, *study.weights);
+  json params = thetas_params(result);
+  params["cutoff_C"] = result.cutoff_C;
+  params["cutoff_c"] = result.cutoff_c;
+  const json rows = study.map_rows(study.chunked(kRelease, kPopulationStream, spec.pairs, params));
+  result.pairs.resize(static_cast<std::size_t>(spec.pairs));
+  for (std::size_t j = 0; j < result.pairs.size(); ++j) {
+    const auto& row = rows[j];
+    auto& out = result.pairs[j];
+    out.d_eff_unconstrained = row.at("d_eff_unconstrained").get<double>();
+    out.d_eff_private = row.at("d_eff_private").get<double>();
+    out.bce_unconstrained = searches[0].per_task[static_cast<Eigen::Index>(j)];
+    out.bce_private = searches[1].per_task[static_cast<Eigen::Index>(j)];
+    out.iou_unconstrained = row.at("iou_unconstrained").get<double>();
+    out.iou_release_mean = row.at("iou_release_mean").get<double>();
+    out.iou_release_sd = row.at("iou_release_sd").get<double>();
+    if (row.contains("example")) result.examples.push_back(example_from_json(row.at("example")));
   }
-  out.iou_release_mean = ious.mean();
-  out.iou_release_sd = std::sqrt((ious.array() - ious.mean()).square().sum() / (spec.releases - 1));
-  if (j < static_cast<long>(result.examples.size())) {
-    auto& ex = result.examples[static_cast<std::size_t>(j)];
-    ex.pair = pair;
-    ex.p_unconstrained = p;
-    ex.releases.resize(p.size(), 3);
-    for (int b = 0; b < 3 && b < spec.releases; ++b) {
-      ex.releases.col(b) = released_set(paths, L, b, study.t, result.cutoff_c);
-    }
-  }
+  result.sampler_method = rows.front().at("method").get<std::string>();
 }
 }  // namespace
 
@@ -318,36 +239,24 @@ SearchGrid default_search_grid(int dim) {
   return SearchGrid::log_spaced(0.05, 5.0, 6, 0.03, 30.0, 9, 0.05, 20.0, 8);
 }
 
-StudyResult run_study(const StudySpec& spec_in,
+StudyResult run_study(const StudySpec& spec_in, tasks::Executor& executor,
                       const std::function<void(const std::string&)>& progress) {
   StudyResult result;
   result.spec = completed_spec(spec_in);
   const StudySpec& spec = result.spec;
-  const Study study{spec,
-                    std::make_shared<const Points>(spec.grid.points()),
-                    std::make_shared<const Eigen::VectorXd>(trapezoid_weights(spec.grid)),
-                    0.0,
-                    SeededRng(spec.seed),
-                    [&](const std::string& s) {
+  const Study study{spec, study_spec_to_json(spec), executor, [&](const std::string& s) {
                       if (progress) progress(fmt::format("[{}] {}", spec.label, s));
                     }};
 
   // 1. The population and the validation population.
-  auto t0 = Clock::now();
-  const auto population = generate_population(spec, spec.pairs, kPopulationStream);
-  const auto validation = generate_population(spec, spec.validation_pairs, kValidationStream);
-  result.seconds_generate = seconds_since(t0);
-  study.say(fmt::format("{} pairs + {} validation pairs generated ({:.1f} s)", spec.pairs,
-                        spec.validation_pairs, result.seconds_generate));
+  generate_populations(study, result);
 
   // 2. θ* and θ_priv.
-  const std::vector<SearchResult> searches = search_thetas(study, population, result);
+  const std::vector<SearchResult> searches = search_thetas(study, result);
 
   // 3. Validation: C at θ*, c at θ_priv.
-  t0 = Clock::now();
-  const std::optional<Eigen::MatrixXd> prior = shared_prior_on_grid(study, result.theta_private);
-  const Eigen::MatrixXd* shared_prior = prior ? &*prior : nullptr;
-  choose_cutoffs(study, validation, shared_prior, result);
+  auto t0 = Clock::now();
+  choose_cutoffs(study, result);
   result.seconds_validation = seconds_since(t0);
   study.say(fmt::format("validation: C = {:.2f} (mean IoU {:.4f}), c = {:.3f} ({:.1f} s)",
                         result.cutoff_C, result.validation_iou_C, result.cutoff_c,
@@ -355,14 +264,7 @@ StudyResult run_study(const StudySpec& spec_in,
 
   // 4. Outcomes on the population.
   t0 = Clock::now();
-  result.pairs.resize(population.size());
-  result.examples.resize(static_cast<std::size_t>(std::min<long>(spec.keep_examples, spec.pairs)));
-  std::vector<std::string> methods(population.size());
-  parallel_for(static_cast<long>(population.size()), spec.threads, [&](long j) {
-    pair_outcome(study, searches, j, population[static_cast<std::size_t>(j)], shared_prior, result,
-                 methods[static_cast<std::size_t>(j)]);
-  });
-  result.sampler_method = methods.front();
+  pair_outcomes(study, searches, result);
   result.seconds_release = seconds_since(t0);
   study.say(fmt::format("{} pairs x B = {} releases of L = {} path(s) by '{}' ({:.1f} s)",
                         spec.pairs, spec.releases, spec.privacy.paths, result.sampler_method,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpdp/experiments/utility_study.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gx = gpdp::experiments;
 
@@ -16,7 +17,8 @@ TEST(ExperimentsTable1Reduced, NoisierSettingsCostLessPrivacyAndUtility) {
     s.validation_pairs = 200;
     s.releases = 20;
     s.search.coarse = gx::default_search_grid(1);
-    r.push_back(gx::run_study(s));
+    gpdp::tasks::ThreadExecutor executor(s.threads);
+    r.push_back(gx::run_study(s, executor));
   }
   // Paper Table 1: ε(θ*) and d_eff(θ*) fall with the NSR; the constrained θ is always feasible.
   EXPECT_GT(r[0].epsilon_unconstrained, r[1].epsilon_unconstrained);

@@ -49,12 +49,25 @@ struct ExcursionTask {
 Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, double threshold);
 
 enum class PosteriorRoute { Auto, Direct, Spectral, Hybrid };
+// The route Auto stands for in dimension `dim`: Direct in 1-D (Markov), Hybrid otherwise.
+PosteriorRoute resolved_route(PosteriorRoute route, long dim);
 
 // Quantised log: values equal up to rounding (≈1e-9 relative) get the same key.
 long long log_key(double v);
 
+// What the search minimises: the tasks x thetas matrix of L_BCE (see ExcursionObjective).
+class BceObjective {
+ public:
+  virtual ~BceObjective() = default;
+  virtual Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas,
+                                   const std::vector<std::pair<double, double>>& speculative = {},
+                                   bool keep = false) const = 0;
+  // Drops what `keep` kept.
+  virtual void forget() const = 0;
+};
+
 // Per-task integrated BCE of many θ, parallel over tasks (deterministic for any thread count).
-class ExcursionObjective {
+class ExcursionObjective final : public BceObjective {
  public:
   ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold, int threads,
                      PosteriorRoute route = PosteriorRoute::Auto);
@@ -69,9 +82,9 @@ class ExcursionObjective {
   // round's, and those then cost no new reduction. Values are the same either way up to rounding.
   Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas,
                            const std::vector<std::pair<double, double>>& speculative = {},
-                           bool keep = false) const;
+                           bool keep = false) const override;
   // Drops the kept z₁; kept() counts them (over all tasks).
-  void forget() const;
+  void forget() const override;
   long kept() const;
   // Work done so far, summed over tasks: reductions serving every r (eigen: Spectral, tridiagonal:
   // Hybrid) and single-ridge posterior fits (Direct: Markov in 1-D, Cholesky otherwise; Hybrid:
@@ -120,7 +133,7 @@ struct SearchResult {
 // population share work.
 class HyperparameterSearch {
  public:
-  HyperparameterSearch(const ExcursionObjective& objective, SearchSpec spec,
+  HyperparameterSearch(const BceObjective& objective, SearchSpec spec,
                        std::function<void(const std::string&)> progress = {});
   SearchResult run(const PrivacyConstraint* constraint = nullptr);
   // Several searches (nullptr = unconstrained) in lockstep: each round evaluates the proposals of
@@ -150,7 +163,7 @@ class HyperparameterSearch {
   std::vector<Theta> refinement_around(const std::vector<Theta>& ranked, double step_ell,
                                        double step_r, double step_sigma) const;
 
-  const ExcursionObjective& objective_;
+  const BceObjective& objective_;
   SearchSpec spec_;
   std::function<void(const std::string&)> progress_;
   std::map<Key, Eigen::VectorXd> cache_;

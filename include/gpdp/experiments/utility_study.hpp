@@ -10,6 +10,9 @@
 //      θ_priv.
 // Seeded throughout (an experiment, not a release). Pair j always uses the streams derived from
 // (seed, j), so results do not depend on the thread count.
+// Each step is a task list over chunks of pairs (utility_tasks.hpp) run by an executor: a
+// ThreadExecutor in this process, or workers elsewhere (docs/scale.md); the results, reduced in
+// task order here, are the same whichever executor runs them.
 #include <Eigen/Core>
 #include <cstdint>
 #include <functional>
@@ -22,6 +25,7 @@
 #include "gpdp/experiments/search.hpp"
 #include "gpdp/grid.hpp"
 #include "gpdp/sampler.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::experiments {
 
@@ -40,7 +44,7 @@ struct StudySpec {
   int releases = 50;                 // B
   double smoothing_bandwidth = 0.0;  // 2-D post-processing filter (grid units of [0,1]); 0 = none
   std::vector<double> probability_cutoffs;  // C candidates; empty = 0.05, 0.10, …, 0.95
-  int threads = 0;
+  int threads = 0;        // threads (or workers) the tasks are sized for: about 4 chunks each
   int keep_examples = 0;  // keep fields of the first k pairs for figures
   SamplerMethod sampler = SamplerMethod::Auto;
   PosteriorRoute search_route = PosteriorRoute::Auto;  // how the search computes p_D (search.hpp)
@@ -85,7 +89,7 @@ struct StudyResult {
   double seconds_generate = 0, seconds_search = 0, seconds_validation = 0, seconds_release = 0;
 };
 
-StudyResult run_study(const StudySpec& spec,
+StudyResult run_study(const StudySpec& spec, tasks::Executor& executor,
                       const std::function<void(const std::string&)>& progress = {});
 
 // Median and interquartile range (linear interpolation between order statistics).

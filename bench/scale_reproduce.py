@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Scaling of `reproduce table4` on Dask: 1 and 2 local worker processes (docs/scale.md).
+
+    .venv/bin/python bench/scale_reproduce.py [--pairs 20] [--workers 1 2] [--out DIR]
+
+Runs `python -m gpdp.distributed reproduce table4 --pairs N` (full Table 4 settings: 2-D,
+n = 400, 40 x 40 grid, B = 50; only the number of pairs is reduced) once per worker count through
+a Dask LocalCluster, in this process as coordinator. Prints, from the same run: the wall time of
+each, the speed-up ratio, the workers' seconds per task kind (count, mean, total), the time spent
+outside tasks, and the projection of the full Table 4 (1000 pairs) at 64 workers:
+
+    T64 = S_tasks * (1000 / N) / 64 + T_outside * (1000 / N)
+
+with S_tasks the task-seconds measured on one worker and T_outside = wall(1 worker) - S_tasks
+(coordinator reductions in task order, serialisation, scheduler round trips: all assumed serial
+and proportional to the pairs, which overstates them). The JSON summary goes to --out/scale.json.
+"""
+
+import argparse
+import functools
+import json
+import pathlib
+import sys
+import tempfile
+import time
+
+from gpdp import _core
+from gpdp.distributed import TaskStats, map_tasks, open_executor
+
+FULL_PAIRS = 1000
+PROJECTED_WORKERS = 64
+
+
+def timed_run(pairs, workers, out):
+    stats = TaskStats()
+    with open_executor(f"local:{workers}") as executor:
+        start = time.perf_counter()
+        _core.reproduce(
+            "table4", functools.partial(map_tasks, executor, progress=None, stats=stats),
+            out_dir=str(out), pairs=pairs, workers=workers,
+        )
+        wall = time.perf_counter() - start
+    return wall, stats
+
+
+def summary(stats):
+    return {
+        kind: {"tasks": len(s), "mean_s": sum(s) / len(s), "total_s": sum(s)}
+        for kind, s in sorted(stats.seconds.items())
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=20)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--out", default=None, help="folder for the tables and scale.json")
+    args = parser.parse_args()
+    out = pathlib.Path(args.out or tempfile.mkdtemp(prefix="gpdp-scale-"))
+    runs = {}
+    for w in args.workers:
+        wall, stats = timed_run(args.pairs, w, out / f"workers-{w}")
+        runs[w] = {"wall_s": wall, "tasks": summary(stats)}
+        task_s = sum(k["total_s"] for k in runs[w]["tasks"].values())
+        print(f"{w} worker(s): {wall:.1f} s wall, {task_s:.1f} task-seconds", flush=True)
+        for kind, k in runs[w]["tasks"].items():
+            print(f"    {kind:<20} {k['tasks']:>5} tasks  mean {k['mean_s']:.3f} s  "
+                  f"total {k['total_s']:.1f} s")
+    base = min(args.workers)
+    for w in args.workers:
+        if w != base:
+            ratio = runs[base]["wall_s"] / runs[w]["wall_s"]
+            print(f"speed-up {base} -> {w} workers: {ratio:.2f}x (same run)")
+    one = runs[base]
+    tasks_s = sum(k["total_s"] for k in one["tasks"].values())
+    outside_s = max(0.0, one["wall_s"] - tasks_s / base)
+    scale = FULL_PAIRS / args.pairs
+    projected = tasks_s * scale / PROJECTED_WORKERS + outside_s * scale
+    print(f"projection, full Table 4 ({FULL_PAIRS} pairs) on {PROJECTED_WORKERS} workers: "
+          f"{tasks_s:.1f} task-s x {scale:g} / {PROJECTED_WORKERS} + {outside_s:.1f} s outside "
+          f"tasks x {scale:g} = {projected:.0f} s ({projected / 60:.1f} min)")
+    result = {"pairs": args.pairs, "runs": runs, "projection_64_workers_s": projected,
+              "task_seconds_full": tasks_s * scale, "outside_seconds_full": outside_s * scale}
+    (out / "scale.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(f"summary: {out / 'scale.json'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""python -m gpdp.distributed COMMAND ...: gpdp's drivers on a cluster (docs/scale.md).
+
+Each command is a module of this package with add_arguments(parser) and run(args); register one
+with a single line in COMMANDS below.
+"""
+
+import argparse
+import importlib
+import sys
+
+# command -> (module, one-line help)
+COMMANDS = {
+    "reproduce": ("gpdp.distributed.reproduce", "gpdp reproduce TARGET with its tasks on workers"),
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m gpdp.distributed",
+        description="Run gpdp's experiments as task lists on Dask or a process pool.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module_name, help_text) in sorted(COMMANDS.items()):
+        module = importlib.import_module(module_name)
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        command.add_argument(
+            "--scheduler", default="local:2",
+            help="local:N (Dask LocalCluster, N worker processes), tcp://HOST:PORT (a running "
+            "Dask scheduler) or processes:N (a process pool) (default: %(default)s)",
+        )
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args) or 0
+    except (RuntimeError, ValueError, OSError) as e:
+        print(f"gpdp.distributed {args.command}: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

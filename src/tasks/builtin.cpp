@@ -1,0 +1,30 @@
+// The task kinds of the library: one list per module (add yours to make_builtin_registry).
+#include "gpdp/experiments/utility_tasks.hpp"
+#include "gpdp/rng.hpp"
+#include "gpdp/tasks/registry.hpp"
+
+namespace gpdp::tasks {
+
+namespace {
+// "rng.normals" {seed, index, count}: `count` standard normals of stream `index` of `seed`. The
+// smallest real task: checks an executor end to end (order, determinism, transport of doubles).
+nlohmann::json rng_normals(const nlohmann::json& params) {
+  SeededRng rng = SeededRng(params.at("seed").get<std::uint64_t>())
+                      .split(params.at("index").get<std::uint64_t>());
+  return rng.standard_normals(params.at("count").get<std::size_t>());
+}
+
+Registry make_builtin_registry() {
+  Registry registry;
+  registry.add("rng.normals", &rng_normals);
+  registry.add(experiments::utility_tasks());
+  return registry;
+}
+}  // namespace
+
+const Registry& builtin_registry() {
+  static const Registry registry = make_builtin_registry();
+  return registry;
+}
+
+}  // namespace gpdp::tasks
