@@ -1,7 +1,8 @@
 // The privacy-budget ledger: datasets by name and record fingerprint, composition of replayable
 // privacy records under a Rényi filter, refusal without side effects, overlap refusal and its
 // override, the key beside the ledger, migration of schema-1 ledgers, durability across processes,
-// serialised concurrent spending, and corrupted files.
+// serialised concurrent spending, corrupted files; release states (record before the draw: reserve,
+// dispatched, published, abandoned), their reconciliation after a crash, schema 2 -> 3.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -10,9 +11,11 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "gpdp/error.hpp"
 #include "gpdp/release/ledger.hpp"
+#include "gpdp/release/reconcile.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp::release {
@@ -155,6 +158,126 @@ TEST(Ledger, KeyIsBesideTheLedgerAndChecked) {
   EXPECT_THROW(Ledger(path, dir.file("other.key")).key(), InputError);
   std::filesystem::remove(path + ".key");
   EXPECT_THROW(Ledger(path).key(), InputError);  // never silently re-keyed
+}
+
+// Record before the draw: a reserved release counts against the budget at once, whatever becomes
+// of it; states move only forward; decision() gives back what reserve() decided.
+TEST(Ledger, ReservedReleasesCountAndMoveOnlyForward) {
+  test::TempDir dir;
+  Ledger ledger(dir.file("l.sqlite"));
+  const auto id = identity(ledger, "wells", 0, 20);
+  const auto d1 =
+      ledger.reserve(entry("wells", 0.25), id, kBudget, privacy::Conversion::CKS, kOrders);
+  const auto d2 = ledger.reserve(entry("wells", 0.25), id, std::nullopt);
+  const auto d3 = ledger.reserve(entry("wells", 0.25), id, std::nullopt);
+  EXPECT_NEAR(d3.after.rdp, 0.75, 1e-12);
+  // Three reservations fill the budget: a fourth is refused, reserved or recorded.
+  EXPECT_THROW(ledger.reserve(entry("wells", 0.25), id, std::nullopt), PrivacyError);
+  EXPECT_THROW(ledger.record(entry("wells", 0.25), id, std::nullopt), PrivacyError);
+  ASSERT_EQ(ledger.unsettled().size(), 3u);
+  EXPECT_EQ(ledger.unsettled()[0].state, ReleaseState::Reserved);
+
+  ledger.mark_dispatched({d1.id, d2.id});
+  EXPECT_THROW(ledger.mark_dispatched({d1.id}), InputError);  // already dispatched
+  ledger.mark_published(d1.id);
+  EXPECT_THROW(ledger.mark_published(d1.id), InputError);
+  EXPECT_THROW(ledger.mark_abandoned(d1.id, "late"), InputError);  // published stays published
+  ledger.mark_abandoned(d2.id, "the draw failed");
+  ledger.mark_published(d3.id);  // reserved -> published directly is allowed
+  EXPECT_TRUE(ledger.unsettled().empty());
+  EXPECT_THROW(ledger.mark_published(9999), InputError);
+
+  const auto rows = ledger.dataset("wells")->releases;
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].state, ReleaseState::Published);
+  EXPECT_EQ(rows[1].state, ReleaseState::Abandoned);
+  EXPECT_EQ(rows[1].state_note, "the draw failed");
+  // The abandoned release stays spent: still no room for a fourth.
+  EXPECT_THROW(ledger.reserve(entry("wells", 0.25), id, std::nullopt), PrivacyError);
+  EXPECT_NEAR(ledger.dataset("wells")->spent->rdp, 0.75, 1e-12);
+
+  const auto again = ledger.decision(d2.id);
+  EXPECT_EQ(again.id, d2.id);
+  EXPECT_EQ(again.earlier_releases, d2.earlier_releases);
+  EXPECT_DOUBLE_EQ(again.before.rdp, d2.before.rdp);
+  EXPECT_DOUBLE_EQ(again.after.epsilon, d2.after.epsilon);
+  EXPECT_EQ(ledger.releases_into("/tmp/x").size(), 3u);
+  EXPECT_THROW(parse_release_state("gone"), InputError);
+}
+
+void write_certificate(const std::string& dir, long long id, const std::string& uid) {
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/certificate.json")
+      << nlohmann::json{{"release_uid", uid}, {"ledger", {{"release_id", id}}}}.dump();
+}
+
+// After a coordinator's crash: a release whose folder holds its certificate is published; a
+// dispatched one without is abandoned (its draw may exist); a reserved one is kept for the resumed
+// batch only if the batch claims its folder.
+TEST(Ledger, ReconcileSettlesWhatACrashLeft) {
+  test::TempDir dir;
+  Ledger ledger(dir.file("l.sqlite"));
+  const auto id = identity(ledger, "wells", 0, 20);
+  const auto reserve_into = [&](const std::string& out) {
+    LedgerEntry e = entry("wells", 0.01);
+    e.out_dir = dir.file(out);
+    e.parameters["release_uid"] = "uid-" + out;
+    return ledger.reserve(e, id, std::nullopt).id;
+  };
+  const auto in_place = reserve_into("a");
+  const auto drawn = reserve_into("b");
+  const auto claimed = reserve_into("c");
+  reserve_into("d");  // reserved, not claimed
+  const auto foreign = reserve_into("e");
+  ledger.mark_dispatched({in_place, drawn, foreign});
+  write_certificate(dir.file("a"), in_place, "uid-a");
+  write_certificate(dir.file("e"), foreign, "uid-other");  // another release's folder
+  const auto settled = reconcile(ledger, {dir.file("c")});
+  ASSERT_EQ(settled.size(), 5u);
+  const auto state = [&](const std::string& out) {
+    return ledger.releases_into(dir.file(out)).front().state;
+  };
+  EXPECT_EQ(state("a"), ReleaseState::Published);
+  EXPECT_EQ(state("b"), ReleaseState::Abandoned);
+  EXPECT_EQ(state("c"), ReleaseState::Reserved);
+  EXPECT_EQ(state("d"), ReleaseState::Abandoned);
+  EXPECT_EQ(state("e"), ReleaseState::Abandoned);
+  EXPECT_NE(ledger.releases_into(dir.file("b")).front().state_note.find("never drawn again"),
+            std::string::npos);
+  EXPECT_EQ(settled[2].now, ReleaseState::Reserved);
+  ASSERT_EQ(ledger.unsettled().size(), 1u);
+  EXPECT_EQ(ledger.unsettled()[0].id, claimed);
+}
+
+// A schema-2 ledger (no release states) is upgraded in place: its releases are published.
+TEST(Ledger, UpgradesSchemaTwoInPlace) {
+  test::TempDir dir;
+  const std::string path = dir.file("v2.sqlite");
+  {
+    Ledger ledger(path);
+    ledger.record(entry("wells", 0.25), identity(ledger, "wells", 0, 20), kBudget,
+                  privacy::Conversion::CKS, kOrders);
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  // Back to schema 2 exactly: the releases table without the state columns.
+  const char* downgrade =
+      "ALTER TABLE releases DROP COLUMN state; ALTER TABLE releases DROP COLUMN state_note;"
+      "PRAGMA user_version=2;";
+  ASSERT_EQ(sqlite3_exec(db, downgrade, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  Ledger ledger(path);
+  const auto rows = ledger.dataset("wells")->releases;
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].state, ReleaseState::Published);
+  EXPECT_TRUE(ledger.unsettled().empty());
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 3);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
 }
 
 // A schema-1 ledger (budget and releases keyed by a file's SHA-256) is refused with the command

@@ -51,7 +51,9 @@ json dataset_json(const release::DatasetSummary& d) {
                              {"identity", e.identity},
                              {"data_sha256", e.data_sha256},
                              {"out_dir", e.out_dir},
-                             {"kept_path_id", e.path_id}});
+                             {"kept_path_id", e.path_id},
+                             {"state", release::to_string(e.state)},
+                             {"state_note", e.state_note}});
   }
   if (d.filter) {
     j["budget"] = {{"epsilon", d.filter->budget().epsilon}, {"delta", d.filter->budget().delta}};
@@ -93,14 +95,16 @@ std::string format_report(const json& r) {
     } else {
       out += "  no budget set\n";
     }
-    out += fmt::format("  {:>4}  {:<20}  {:>9}  {:>9}  {:>5}  {}\n", "id", "created (UTC)", "ε",
-                       "δ", "L", "output");
+    out += fmt::format("  {:>4}  {:<20}  {:>9}  {:>9}  {:>5}  {:<10}  {}\n", "id", "created (UTC)",
+                       "ε", "δ", "L", "state", "output");
     for (const auto& e : d["releases"]) {
-      out += fmt::format("  {:>4}  {:<20}  {:>9.4g}  {:>9.3g}  {:>5}  {}{}\n", e["id"].get<long>(),
-                         e["created"].get<std::string>(), e["epsilon"].get<double>(),
-                         e["delta"].get<double>(), e["draws"].get<long>(),
-                         e["out_dir"].get<std::string>(),
-                         e["kept_path_id"].get<std::string>().empty() ? "" : "  (path kept)");
+      const std::string note = e["state_note"].get<std::string>();
+      out += fmt::format(
+          "  {:>4}  {:<20}  {:>9.4g}  {:>9.3g}  {:>5}  {:<10}  {}{}{}\n", e["id"].get<long>(),
+          e["created"].get<std::string>(), e["epsilon"].get<double>(), e["delta"].get<double>(),
+          e["draws"].get<long>(), e["state"].get<std::string>(), e["out_dir"].get<std::string>(),
+          e["kept_path_id"].get<std::string>().empty() ? "" : "  (path kept)",
+          note.empty() ? "" : "  (" + note + ")");
     }
   }
   for (const auto& g : r["legacy"]) {
@@ -149,7 +153,7 @@ void run_migrate(MigrateFlags& f, const CLI::App* sub) {
   }
   const auto left = ledger.legacy();
   if (left.empty()) {
-    fmt::print("ledger {}: schema 2, nothing left to migrate\n", f.path);
+    fmt::print("ledger {}: schema 3, nothing left to migrate\n", f.path);
     return;
   }
   for (const auto& g : left) {

@@ -117,6 +117,7 @@ void bind_release(py::module_& m) {
       "out_dir atomically. input: the --config JSON object, e.g. "
       "{'x': ['x1'], 'y': 'y', 'domain': '0:1', 'M_Y': 1}. Errors name these keyword arguments. "
       "Returns summary, certificate, files.");
+  bind_release_batch(m);
 }
 
 }  // namespace gpdp::python

@@ -63,6 +63,13 @@ void check_preview(const PreviewOrigin& p, const ReleaseAccounting& a) {
 }  // namespace
 
 ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v) {
+  Ledger ledger(q.ledger_path, q.ledger_key_path);
+  ReleaseAccounting a = account(q, v, ledger);
+  ledger.check(a.entry, a.identity, q.budget, q.conversion, q.budget_orders);
+  return a;
+}
+
+ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v, Ledger& ledger) {
   ReleaseAccounting a;
   a.mechanism = mechanism_of(q, v);
   if (q.calibration) {
@@ -76,12 +83,10 @@ ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v) {
   if (q.preview) check_preview(*q.preview, a);
   a.composition.add(a.mechanism, q.draws);
   a.risk = privacy::attack_risk(a.composition, a.guarantee);
-  Ledger ledger(q.ledger_path, q.ledger_key_path);
   a.identity = {q.dataset,
                 fingerprint(v.prepared.raw_covariates, v.prepared.raw_response, ledger.key()),
                 q.new_dataset_despite_overlap};
   a.entry = ledger_entry(q, v, a);
-  ledger.check(a.entry, a.identity, q.budget, q.conversion, q.budget_orders);
   return a;
 }
 

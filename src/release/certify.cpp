@@ -209,23 +209,50 @@ json risk_json(const ReleaseAccounting& a, const std::optional<privacy::AttackRi
 
 }  // namespace
 
-Certified certify(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
-                  const ReleasedPaths& p) {
+namespace {
+
+// The certificate without the ledger's part, and the kept path's id if the release keeps one.
+Certified draft(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
+                const ReleasedPaths& p) {
   Certified c;
   c.certificate = certificate_json(q, v, a, p);
   if (q.keep_path) {
     c.path_id = random_hex_id();
     c.certificate["kept_path_id"] = c.path_id;
   }
-  LedgerEntry entry = a.entry;
-  entry.created = c.certificate["timestamp"].get<std::string>();
-  entry.path_id = c.path_id;
-  c.decision = Ledger(q.ledger_path, q.ledger_key_path)
-                   .record(entry, a.identity, q.budget, q.conversion, q.budget_orders);
+  return c;
+}
+
+Certified with_decision(const ReleaseRequest& q, const ReleaseAccounting& a, Certified c,
+                        const LedgerDecision& decision) {
+  c.decision = decision;
   c.budget_risk = budget_risk(c.decision);
   c.certificate["ledger"] = ledger_json(q.ledger_path, c.decision);
   c.certificate["dataset"] = dataset_json(a, c.decision);
   c.certificate["risk"] = risk_json(a, c.budget_risk);
+  return c;
+}
+
+}  // namespace
+
+Certified certify(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
+                  const ReleasedPaths& p) {
+  Certified c = draft(q, v, a, p);
+  LedgerEntry entry = a.entry;
+  entry.created = c.certificate["timestamp"].get<std::string>();
+  entry.path_id = c.path_id;
+  const LedgerDecision decision =
+      Ledger(q.ledger_path, q.ledger_key_path)
+          .record(entry, a.identity, q.budget, q.conversion, q.budget_orders);
+  return with_decision(q, a, std::move(c), decision);
+}
+
+Certified certify_reserved(const ReleaseRequest& q, const ValidatedRelease& v,
+                           const ReleaseAccounting& a, const ReleasedPaths& p,
+                           const LedgerDecision& decision) {
+  require(!q.keep_path, "a release recorded before its draw keeps no path");
+  Certified c = with_decision(q, a, draft(q, v, a, p), decision);
+  c.certificate["ledger"]["recorded"] = "before the draw (release-batch; docs/security.md)";
   return c;
 }
 

@@ -1,11 +1,10 @@
 // Stage 3 of a release: L exact draws of the released path with the secure generator (or the
-// seeded one, NOT private), snapped to the public lattice Λ·ℤ; the unsnapped values live on only
-// in the paths' private state (kept with KeepPath, else discarded).
-#include "gpdp/posterior.hpp"
+// seeded one, NOT private), snapped to the public lattice Λ·ℤ (draw_task.hpp: the same draw a
+// batch's workers make); the unsnapped values live on only in the paths' private state (kept with
+// KeepPath, else discarded).
+#include "gpdp/release/draw_task.hpp"
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/stages.hpp"
-#include "gpdp/rng.hpp"
-#include "gpdp/samplers/prior.hpp"
 
 namespace gpdp::release {
 
@@ -24,55 +23,40 @@ Eigen::MatrixXd excursion_fields(const ReleaseRequest& q, const Evaluation& eval
   return fields;
 }
 
-// The functional mechanism (docs/privacy.md): μ_D + s·g on the evaluation points, g ~ GP(0, k)
-// drawn exactly (samplers/prior.hpp), L independent draws; no sample path state.
-ReleasedPaths draw_functional(const ReleaseRequest& q, const ValidatedRelease& v,
-                              const privacy::GpMechanism& m, Rng& rng) {
-  const Dataset& data = v.prepared.data;
+}  // namespace
+
+DrawSpec draw_spec(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a) {
+  DrawSpec s;
+  s.X = v.prepared.data.X;
+  s.y = v.prepared.data.y;
+  s.mechanism = a.mechanism;
+  s.points = v.model_points;
   const Evaluation& eval = v.evaluation;
-  const Eigen::VectorXd mean =
-      Posterior(*m.kernel, data.X, data.y, {m.r, m.sigma}).mean(v.model_points);
-  const bool on_grid = eval.grid.has_value() && !(v.geo && v.geo->reprojects());
-  PriorSampler noise(*m.kernel, v.model_points, on_grid ? eval.grid : std::nullopt,
-                     on_grid ? eval.cells : std::vector<Eigen::Index>{});
-  Eigen::MatrixXd raw = (m.noise_scale * noise.draw(rng, q.draws)).colwise() + mean;
+  if (eval.grid && !(v.geo && v.geo->reprojects())) {  // the grid is a grid in the model CRS
+    s.grid = eval.grid;
+    s.cells = eval.cells;
+  }
+  s.draws = q.draws;
+  s.sampler = q.sampler;
+  s.insecure_seed = q.insecure_seed;
+  return s;
+}
+
+ReleasedPaths released_paths(const ReleaseRequest& q, const ValidatedRelease& v,
+                             const ReleaseAccounting& a, SnappedDraws draws) {
   ReleasedPaths out;
-  out.sampler = "functional mechanism μ_D + s·g, g by " + noise.method();
-  out.lattice = functional_granularity(m.n, m.M_Y, m.r, m.noise_scale);
-  out.values = raw.unaryExpr([&](double x) { return snap(x, out.lattice); });
-  raw.setZero();
+  out.paths = std::move(draws.paths);
+  out.values = std::move(draws.values);
+  out.lattice = lattice_of(a.mechanism);
+  out.sampler = std::move(draws.sampler);
+  out.rng = std::move(draws.rng);
+  out.set_fields = after_the_draw([&] { return excursion_fields(q, v.evaluation, out.values); });
   return out;
 }
 
-}  // namespace
-
 ReleasedPaths draw_and_snap(const ReleaseRequest& q, const ValidatedRelease& v,
                             const ReleaseAccounting& a) {
-  const auto& m = a.mechanism;
-  const Dataset& data = v.prepared.data;
-  const Evaluation& eval = v.evaluation;
-  auto rng = make_rng(q.insecure_seed);
-  if (m.kind == privacy::MechanismKind::Functional) {
-    ReleasedPaths out = draw_functional(q, v, m, *rng);
-    out.set_fields = after_the_draw([&] { return excursion_fields(q, eval, out.values); });
-    out.rng = rng_description(q);
-    return out;
-  }
-  const Posterior posterior(*m.kernel, data.X, data.y, {m.r, m.sigma});
-  ReleasedPaths out;
-  Eigen::MatrixXd raw(eval.points.rows(), q.draws);
-  for (int l = 0; l < q.draws; ++l) {
-    out.paths.emplace_back(posterior, m.eta, q.sampler);
-    raw.col(l) = v.grid_sampler() ? out.paths.back().evaluate(*eval.grid, *rng)
-                                  : out.paths.back().evaluate(v.model_points, *rng);
-    if (l == 0) out.sampler = out.paths.back().last_method();
-  }
-  out.lattice = release_granularity(m.n, m.M_Y, m.r, m.sigma, m.eta);
-  out.values = raw.unaryExpr([&](double x) { return snap(x, out.lattice); });
-  raw.setZero();
-  out.set_fields = after_the_draw([&] { return excursion_fields(q, eval, out.values); });
-  out.rng = rng_description(q);
-  return out;
+  return released_paths(q, v, a, draw_snapped(draw_spec(q, v, a), q.keep_path.has_value()));
 }
 
 }  // namespace gpdp::release

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
@@ -16,7 +17,8 @@ namespace {
 using nlohmann::json;
 
 constexpr int kApplicationId = 0x47504450;  // "GPDP"
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
+constexpr int kStatelessSchemaVersion = 2;  // before release states
 constexpr int kLegacySchemaVersion = 1;
 constexpr int kBusyTimeoutMs = 60000;
 
@@ -28,12 +30,18 @@ constexpr const char* kSchema =
     "CREATE TABLE releases(id INTEGER PRIMARY KEY AUTOINCREMENT, dataset TEXT NOT NULL, created "
     "TEXT NOT NULL, record TEXT NOT NULL, epsilon REAL NOT NULL, delta REAL NOT NULL, conversion "
     "TEXT NOT NULL, parameters TEXT NOT NULL, out_dir TEXT NOT NULL, path_id TEXT NOT NULL, "
-    "data_sha256 TEXT NOT NULL, identity TEXT NOT NULL);"
+    "data_sha256 TEXT NOT NULL, identity TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'published', "
+    "state_note TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX releases_by_dataset ON releases(dataset);";
+
+// Schema 2 -> 3: every release of a schema-2 ledger was recorded by record(), i.e. published.
+constexpr const char* kAddStates =
+    "ALTER TABLE releases ADD COLUMN state TEXT NOT NULL DEFAULT 'published';"
+    "ALTER TABLE releases ADD COLUMN state_note TEXT NOT NULL DEFAULT '';";
 
 constexpr const char* kReleaseColumns =
     "id, dataset, created, record, epsilon, delta, conversion, parameters, out_dir, path_id, "
-    "data_sha256, identity";
+    "data_sha256, identity, state, state_note";
 
 class Statement {
  public:
@@ -102,6 +110,8 @@ LedgerEntry entry_from_row(const Statement& s, const std::string& path) {
   e.path_id = s.text(9);
   e.data_sha256 = s.text(10);
   e.identity = parse_json_column(s.text(11), path, e.id);
+  e.state = parse_release_state(s.text(12));
+  e.state_note = s.text(13);
   return e;
 }
 
@@ -210,8 +220,8 @@ struct Ledger::Db {
   long long insert_release(const LedgerEntry& e) const {
     Statement s(handle,
                 "INSERT INTO releases(dataset, created, record, epsilon, delta, conversion, "
-                "parameters, out_dir, path_id, data_sha256, identity) "
-                "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+                "parameters, out_dir, path_id, data_sha256, identity, state, state_note) "
+                "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
                 path);
     s.bind(1, e.dataset);
     s.bind(2, e.created.empty() ? utc_timestamp() : e.created);
@@ -224,6 +234,8 @@ struct Ledger::Db {
     s.bind(9, e.path_id);
     s.bind(10, e.data_sha256);
     s.bind(11, e.identity.dump());
+    s.bind(12, to_string(e.state));
+    s.bind(13, e.state_note);
     s.step();
     return sqlite3_last_insert_rowid(handle);
   }
@@ -309,6 +321,9 @@ Ledger::Ledger(const std::string& path, const std::string& key_path, Mode mode)
         db_->upgrade_legacy();
       } else if (version == kLegacySchemaVersion) {
         throw InputError(migration_help(path));
+      } else if (version == kStatelessSchemaVersion) {
+        db_->exec(kAddStates);
+        db_->exec(fmt::format("PRAGMA user_version={};", kSchemaVersion));
       } else if (version != kSchemaVersion) {
         throw InputError(
             fmt::format("ledger {}: unsupported ledger schema version {}", path, version));
@@ -403,24 +418,98 @@ std::optional<LedgerEntry> Ledger::release_with_path(const std::string& path_id)
 LedgerDecision Ledger::record(LedgerEntry entry, const DatasetIdentity& identity,
                               const std::optional<Budget>& requested,
                               privacy::Conversion conversion, const std::vector<double>& orders) {
-  return decide(entry, identity, requested, conversion, orders, true);
+  return decide(entry, identity, requested, conversion, orders, ReleaseState::Published);
+}
+
+LedgerDecision Ledger::reserve(LedgerEntry entry, const DatasetIdentity& identity,
+                               const std::optional<Budget>& requested,
+                               privacy::Conversion conversion, const std::vector<double>& orders) {
+  return decide(entry, identity, requested, conversion, orders, ReleaseState::Reserved);
+}
+
+void Ledger::move(const std::vector<long long>& ids, const std::vector<ReleaseState>& from,
+                  ReleaseState to, const std::string& note) {
+  db_->transaction(true, [&] {
+    for (const long long id : ids) {
+      const auto rows = db_->releases("id", std::to_string(id));
+      const bool movable =
+          !rows.empty() && std::find(from.begin(), from.end(), rows.front().state) != from.end();
+      require(
+          movable,
+          fmt::format("ledger {}: release {} cannot become {}: it is {}", path_, id, to_string(to),
+                      rows.empty() ? "not in the ledger" : to_string(rows.front().state)));
+      Statement s(db_->handle, "UPDATE releases SET state = ?1, state_note = ?2 WHERE id = ?3",
+                  path_);
+      s.bind(1, to_string(to));
+      s.bind(2, note);
+      s.bind(3, id);
+      s.step();
+    }
+    return 0;
+  });
+}
+
+void Ledger::mark_dispatched(const std::vector<long long>& ids) {
+  move(ids, {ReleaseState::Reserved}, ReleaseState::Dispatched, "");
+}
+
+void Ledger::mark_published(long long id) {
+  move({id}, {ReleaseState::Reserved, ReleaseState::Dispatched}, ReleaseState::Published, "");
+}
+
+void Ledger::mark_abandoned(long long id, const std::string& reason) {
+  move({id}, {ReleaseState::Reserved, ReleaseState::Dispatched}, ReleaseState::Abandoned, reason);
+}
+
+LedgerDecision Ledger::decision(long long id) const {
+  const auto rows = db_->releases("id", std::to_string(id));
+  require(!rows.empty(), fmt::format("ledger {}: no release {}", path_, id));
+  const LedgerEntry& mine = rows.front();
+  std::vector<LedgerEntry> earlier;
+  for (auto& e : db_->releases("dataset", mine.dataset))
+    if (e.id < id) earlier.push_back(std::move(e));
+  LedgerDecision d;
+  d.id = id;
+  d.earlier_releases = static_cast<long>(earlier.size());
+  for (const auto& o : mine.identity.value("overlap_override", json::array()))
+    d.overridden.push_back({o.at("dataset").get<std::string>(), o.at("shared").get<long>()});
+  d.filter = db_->filter(mine.dataset);
+  if (d.filter) {
+    const std::string source = fmt::format("ledger {}", path_);
+    d.before = d.filter->spend(composition(earlier, source));
+    earlier.push_back(mine);
+    d.after = d.filter->spend(composition(earlier, source));
+  }
+  return d;
+}
+
+std::vector<LedgerEntry> Ledger::unsettled() const {
+  auto rows = db_->releases("state", to_string(ReleaseState::Reserved));
+  auto dispatched = db_->releases("state", to_string(ReleaseState::Dispatched));
+  rows.insert(rows.end(), dispatched.begin(), dispatched.end());
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return rows;
+}
+
+std::vector<LedgerEntry> Ledger::releases_into(const std::string& out_dir) const {
+  return db_->releases("out_dir", out_dir);
 }
 
 LedgerDecision Ledger::check(const LedgerEntry& entry, const DatasetIdentity& identity,
                              const std::optional<Budget>& requested, privacy::Conversion conversion,
                              const std::vector<double>& orders) {
-  return decide(entry, identity, requested, conversion, orders, false);
+  return decide(entry, identity, requested, conversion, orders, std::nullopt);
 }
 
 LedgerDecision Ledger::decide(const LedgerEntry& entry, const DatasetIdentity& identity,
                               const std::optional<Budget>& requested,
                               privacy::Conversion conversion, const std::vector<double>& orders,
-                              bool insert) {
+                              std::optional<ReleaseState> insert) {
   check_dataset_name(identity.name);
   require(entry.dataset == identity.name, "ledger: the entry and the identity name two datasets");
   const privacy::Accountant mine =
       privacy::Accountant::replay(entry.record, "the release's privacy record");
-  return db_->transaction(insert, [&] {
+  return db_->transaction(insert.has_value(), [&] {
     LedgerDecision d;
     const auto overlaps = db_->overlaps(identity);
     if (!overlaps.empty() && !identity.new_dataset_despite_overlap) {
@@ -461,6 +550,7 @@ LedgerDecision Ledger::decide(const LedgerEntry& entry, const DatasetIdentity& i
     }
     if (!insert) return d;
     LedgerEntry row = entry;
+    row.state = *insert;
     json overridden = json::array();
     for (const auto& o : overlaps)
       overridden.push_back({{"dataset", o.dataset}, {"shared", o.shared}});
@@ -556,6 +646,27 @@ privacy::Accountant composition(const std::vector<LedgerEntry>& releases,
     all.add(privacy::Accountant::replay(e.record, fmt::format("{}: release {}", source, e.id)));
   }
   return all;
+}
+
+std::string to_string(ReleaseState state) {
+  switch (state) {
+    case ReleaseState::Reserved:
+      return "reserved";
+    case ReleaseState::Dispatched:
+      return "dispatched";
+    case ReleaseState::Published:
+      return "published";
+    case ReleaseState::Abandoned:
+      return "abandoned";
+  }
+  return "unknown";
+}
+
+ReleaseState parse_release_state(const std::string& name) {
+  for (const auto s : {ReleaseState::Reserved, ReleaseState::Dispatched, ReleaseState::Published,
+                       ReleaseState::Abandoned})
+    if (to_string(s) == name) return s;
+  throw InputError(fmt::format("unknown release state '{}' in the ledger", name));
 }
 
 std::string utc_timestamp() {

@@ -16,9 +16,12 @@ ImageFormat parse_image_format(const std::string& name) {
 std::string to_string(ImageFormat format) { return format == ImageFormat::Png ? "png" : "svg"; }
 
 std::string rng_description(const ReleaseRequest& request) {
-  if (request.insecure_seed) {
-    return fmt::format("seeded xoshiro256** seed={} (NOT PRIVATE)", *request.insecure_seed);
-  }
+  return rng_description(request.insecure_seed);
+}
+
+std::string rng_description(const std::optional<std::uint64_t>& insecure_seed) {
+  if (insecure_seed)
+    return fmt::format("seeded xoshiro256** seed={} (NOT PRIVATE)", *insecure_seed);
   return "secure (libsodium randombytes)";
 }
 

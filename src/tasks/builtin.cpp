@@ -1,5 +1,6 @@
 // The task kinds of the library: one list per module (add yours to make_builtin_registry).
 #include "gpdp/experiments/utility_tasks.hpp"
+#include "gpdp/release/draw_task.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/tasks/registry.hpp"
 
@@ -18,6 +19,7 @@ Registry make_builtin_registry() {
   Registry registry;
   registry.add("rng.normals", &rng_normals);
   registry.add(experiments::utility_tasks());
+  registry.add(release::release_tasks());
   return registry;
 }
 }  // namespace

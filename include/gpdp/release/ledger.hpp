@@ -13,8 +13,13 @@
 //  * the transaction is committed with synchronous=FULL (rollback journal) before record()
 //    returns: callers write outputs only afterwards, so a crash can waste budget but never release
 //    unaccounted draws.
-// Schema 2. A schema-1 ledger (budgets keyed by the SHA-256 of a data file) is refused with the
-// command that migrates it (migrate_legacy()).
+//  * a batch coordinator records BEFORE the draw (reserve()): the row exists, in state Reserved,
+//    before any draw is dispatched, and becomes Published once its folder is in place, or
+//    Abandoned (with the reason) when it never will be; every row counts against the budget,
+//    whatever its state (docs/security.md, "Batch releases").
+// Schema 3 (schema 2 + each release's state). A schema-2 ledger is upgraded in place when opened
+// (its releases are Published); a schema-1 ledger (budgets keyed by the SHA-256 of a data file) is
+// refused with the command that migrates it (migrate_legacy()).
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -27,6 +32,13 @@
 namespace gpdp::release {
 
 using privacy::Budget;
+
+// Where a release stands. record() inserts Published rows; reserve() Reserved ones, which the
+// batch coordinator moves on: Reserved -> Dispatched (the draw may now exist outside the ledger's
+// process) -> Published, or Reserved|Dispatched -> Abandoned (never published; budget spent).
+enum class ReleaseState { Reserved, Dispatched, Published, Abandoned };
+std::string to_string(ReleaseState state);
+ReleaseState parse_release_state(const std::string& name);
 
 struct LedgerEntry {
   long long id = 0;
@@ -41,6 +53,8 @@ struct LedgerEntry {
   std::string path_id;      // non-empty when the release kept its path for lazy queries
   std::string data_sha256;  // of the data file (information only: identity is by records)
   nlohmann::json identity;  // {"records": n, "overlap_override": [...]} (written by record())
+  ReleaseState state = ReleaseState::Published;
+  std::string state_note;  // why an Abandoned release was not published
 };
 
 // Who a release is about: the dataset's name and its records' fingerprint.
@@ -127,6 +141,27 @@ class Ledger {
                         const std::optional<Budget>& requested,
                         privacy::Conversion conversion = privacy::kDefaultConversion,
                         const std::vector<double>& orders = {});
+  // Record before the draw: the same checks and insert as record(), the row Reserved. From the
+  // commit on it counts against the budget, whatever happens to the draw.
+  LedgerDecision reserve(LedgerEntry entry, const DatasetIdentity& identity,
+                         const std::optional<Budget>& requested,
+                         privacy::Conversion conversion = privacy::kDefaultConversion,
+                         const std::vector<double>& orders = {});
+  // State moves, each one durable transaction; InputError naming the release when it is not in a
+  // state the move starts from. Reserved -> Dispatched (all `ids` at once, before the dispatch):
+  void mark_dispatched(const std::vector<long long>& ids);
+  // Reserved|Dispatched -> Published (its folder is in place):
+  void mark_published(long long id);
+  // Reserved|Dispatched -> Abandoned, with the reason; its budget stays spent:
+  void mark_abandoned(long long id, const std::string& reason);
+  // The decision reserve() returned for release `id` (the dataset's filter, its spend before and
+  // after `id`, the overlaps overridden), for a reservation resumed after a restart.
+  LedgerDecision decision(long long id) const;
+  // The releases still Reserved or Dispatched, in id order.
+  std::vector<LedgerEntry> unsettled() const;
+  // The releases recorded with this output folder (absolute path), in id order.
+  std::vector<LedgerEntry> releases_into(const std::string& out_dir) const;
+
   // The same checks without inserting (a fast early refusal; record() decides).
   LedgerDecision check(const LedgerEntry& entry, const DatasetIdentity& identity,
                        const std::optional<Budget>& requested,
@@ -146,7 +181,9 @@ class Ledger {
   Ledger(const std::string& path, const std::string& key_path, Mode mode);
   LedgerDecision decide(const LedgerEntry& entry, const DatasetIdentity& identity,
                         const std::optional<Budget>& requested, privacy::Conversion conversion,
-                        const std::vector<double>& orders, bool insert);
+                        const std::vector<double>& orders, std::optional<ReleaseState> insert);
+  void move(const std::vector<long long>& ids, const std::vector<ReleaseState>& from,
+            ReleaseState to, const std::string& note);
   std::string path_;
   std::string key_path_;
   std::optional<LedgerKey> key_;

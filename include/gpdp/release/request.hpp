@@ -99,5 +99,6 @@ struct ReleaseRequest {
 
 // Which generator the request draws with, as the certificate and the ledger say it.
 std::string rng_description(const ReleaseRequest& request);
+std::string rng_description(const std::optional<std::uint64_t>& insecure_seed);
 
 }  // namespace gpdp::release

@@ -27,6 +27,7 @@
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/privacy/risk.hpp"
+#include "gpdp/release/draw_task.hpp"
 #include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/input.hpp"
 #include "gpdp/release/ledger.hpp"
@@ -72,6 +73,10 @@ struct ReleaseAccounting {
 // Calibrates (if asked), accounts, fingerprints the records with the ledger's key, and asks the
 // ledger whether the release fits (identity and budget).
 ReleaseAccounting account(const ReleaseRequest& request, const ValidatedRelease& validated);
+// The same without the ledger's verdict (a batch asks the ledger itself: Ledger::reserve), with
+// the ledger already open.
+ReleaseAccounting account(const ReleaseRequest& request, const ValidatedRelease& validated,
+                          Ledger& ledger);
 
 // ---- 3. draw and snap ----------------------------------------------------------------------
 struct ReleasedPaths {
@@ -84,6 +89,12 @@ struct ReleasedPaths {
 };
 ReleasedPaths draw_and_snap(const ReleaseRequest& request, const ValidatedRelease& validated,
                             const ReleaseAccounting& accounting);
+// The same in two halves, for a draw made elsewhere (a batch's worker, draw_task.hpp): what the
+// draw needs, as plain data; and the released paths from the snapped draws (lattice, smoothing).
+DrawSpec draw_spec(const ReleaseRequest& request, const ValidatedRelease& validated,
+                   const ReleaseAccounting& accounting);
+ReleasedPaths released_paths(const ReleaseRequest& request, const ValidatedRelease& validated,
+                             const ReleaseAccounting& accounting, SnappedDraws draws);
 
 // Runs post-processing between the draw and the ledger (smoothing, rendering). The draw exists
 // only in memory then: an error there records nothing and writes nothing, and its message says so.
@@ -117,6 +128,11 @@ struct Certified {
 // PrivacyError (nothing recorded) when it would exceed the budget.
 Certified certify(const ReleaseRequest& request, const ValidatedRelease& validated,
                   const ReleaseAccounting& accounting, const ReleasedPaths& released);
+// The certificate of a release the ledger recorded before its draw (Ledger::reserve, a batch):
+// `decision` is the reservation's; nothing is written to the ledger here.
+Certified certify_reserved(const ReleaseRequest& request, const ValidatedRelease& validated,
+                           const ReleaseAccounting& accounting, const ReleasedPaths& released,
+                           const LedgerDecision& decision);
 
 // ---- 6. publish ----------------------------------------------------------------------------
 struct ReleaseOutcome {

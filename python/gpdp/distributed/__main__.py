@@ -11,6 +11,7 @@ import sys
 # command -> (module, one-line help)
 COMMANDS = {
     "reproduce": ("gpdp.distributed.reproduce", "gpdp reproduce TARGET with its tasks on workers"),
+    "release-batch": ("gpdp.distributed.release_batch", "Many releases from a manifest, draws on workers"),
 }
 
 

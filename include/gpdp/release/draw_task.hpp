@@ -1,0 +1,71 @@
+#pragma once
+// The draw of a release as plain data, so that it can run where the ledger is not (a batch's
+// workers, docs/security.md "Batch releases"): DrawSpec is everything the draw needs and nothing
+// else (the prepared records in model units, the mechanism's public parameters, the evaluation
+// points in the model CRS, L, the sampler, and a seed only for a seeded, NOT private, release);
+// draw_snapped() makes the L exact draws with the secure generator (or the seed's) and snaps them
+// to the public lattice. A worker returns the snapped values only; the coordinator rebuilds the
+// lattice from the public parameters and checks every value lies on it.
+//
+// `gpdp release` draws through the same function (stages.hpp draw_and_snap), keeping the paths'
+// state when it keeps the path.
+#include <Eigen/Core>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/grid.hpp"
+#include "gpdp/privacy/mechanism.hpp"
+#include "gpdp/release/snapping.hpp"
+#include "gpdp/sample_path.hpp"
+#include "gpdp/sampler.hpp"
+#include "gpdp/tasks/task.hpp"
+
+namespace gpdp::release {
+
+struct DrawSpec {
+  Eigen::MatrixXd X;  // the records' covariates (model CRS) and responses (model units)
+  Eigen::VectorXd y;
+  privacy::GpMechanism mechanism;  // kernel, θ, η or s, kind, n, M_Y (what the lattice needs)
+  Points points;                   // the evaluation points, model CRS
+  // With a grid in the model CRS: the grid and the evaluated cells (all of them when empty).
+  std::optional<Grid> grid;
+  std::vector<Eigen::Index> cells;
+  int draws = 1;
+  SamplerMethod sampler = SamplerMethod::Auto;
+  std::optional<std::uint64_t> insecure_seed;  // NOT PRIVATE when set
+};
+
+// Plain data both ways (doubles exact through CBOR). The JSON carries the private records: it
+// goes to trusted workers only.
+nlohmann::json to_json(const DrawSpec& spec);
+DrawSpec draw_spec_from_json(const nlohmann::json& j);
+
+// The released lattice of the mechanism (public parameters only).
+Granularity lattice_of(const privacy::GpMechanism& mechanism);
+
+struct SnappedDraws {
+  Eigen::MatrixXd values;         // m x L, on the lattice
+  std::string sampler;            // the exact method that drew the first path
+  std::string rng;                // which generator drew them
+  std::vector<SamplePath> paths;  // private state, only when asked to keep it
+};
+SnappedDraws draw_snapped(const DrawSpec& spec, bool keep_paths);
+
+// A worker's answer: {"values": [[column 1], ...], "sampler", "rng"}; and back, checking the shape
+// (m x L), the generator and that every value is a point of `lattice` (InputError naming `source`
+// otherwise).
+nlohmann::json to_json(const SnappedDraws& draws);
+SnappedDraws snapped_draws_from_json(const nlohmann::json& j, const DrawSpec& spec,
+                                     const Granularity& lattice, const std::string& source);
+
+// The task a batch's workers run (gpdp::tasks, kind "release.draw"): params = to_json(DrawSpec),
+// result = to_json(draw_snapped(spec, false)).
+inline constexpr const char* kDrawTaskKind = "release.draw";
+nlohmann::json draw_task(const nlohmann::json& params);
+// The release module's task kinds (src/tasks/builtin.cpp registers them).
+std::vector<tasks::TaskKind> release_tasks();
+
+}  // namespace gpdp::release

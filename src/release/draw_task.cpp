@@ -1,0 +1,188 @@
+// The draw of a release as plain data (draw_task.hpp): the spec a worker receives, the exact draws
+// snapped to the public lattice, and the worker's answer checked on the coordinator.
+#include "gpdp/release/draw_task.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "gpdp/error.hpp"
+#include "gpdp/posterior.hpp"
+#include "gpdp/release/request.hpp"
+#include "gpdp/rng.hpp"
+#include "gpdp/samplers/prior.hpp"
+
+namespace gpdp::release {
+
+namespace {
+
+using nlohmann::json;
+
+json columns_json(const Eigen::MatrixXd& m) {
+  json cols = json::array();
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    cols.push_back(std::vector<double>(m.col(j).data(), m.col(j).data() + m.rows()));
+  return cols;
+}
+
+// A rows x (number of columns) matrix from `columns_json`; InputError naming `what` otherwise.
+Eigen::MatrixXd matrix_from_columns(const json& cols, Eigen::Index rows, const std::string& what) {
+  require(cols.is_array(), fmt::format("{}: expected an array of columns", what));
+  Eigen::MatrixXd m(rows, static_cast<Eigen::Index>(cols.size()));
+  for (std::size_t j = 0; j < cols.size(); ++j) {
+    const auto col = cols[j].get<std::vector<double>>();
+    require(static_cast<Eigen::Index>(col.size()) == rows,
+            fmt::format("{}: column {} has {} values, expected {}", what, j + 1, col.size(), rows));
+    m.col(static_cast<Eigen::Index>(j)) = Eigen::Map<const Eigen::VectorXd>(col.data(), rows);
+  }
+  return m;
+}
+
+json grid_json(const Grid& grid) {
+  json axes = json::array();
+  for (const auto& a : grid.axes())
+    axes.push_back({{"lo", a.lo}, {"hi", a.hi}, {"count", a.count}});
+  return axes;
+}
+
+Grid grid_from_json(const json& axes) {
+  std::vector<GridAxis> out;
+  for (const auto& a : axes)
+    out.push_back({a.at("lo").get<double>(), a.at("hi").get<double>(), a.at("count").get<long>()});
+  return Grid(out);
+}
+
+json mechanism_json(const privacy::GpMechanism& m) {
+  return {{"kind", privacy::to_string(m.kind)},
+          {"kernel", m.kernel->name()},
+          {"ell", m.kernel->lengthscale()},
+          {"r", m.r},
+          {"sigma", m.sigma},
+          {"eta", m.eta},
+          {"noise_scale", m.noise_scale},
+          {"n", m.n},
+          {"M_Y", m.M_Y}};
+}
+
+privacy::GpMechanism mechanism_from_json(const json& j) {
+  privacy::GpMechanism m;
+  m.kind = privacy::parse_mechanism_kind(j.at("kind").get<std::string>());
+  m.kernel = Kernel::from_name(j.at("kernel").get<std::string>(), j.at("ell").get<double>());
+  m.r = j.at("r").get<double>();
+  m.sigma = j.at("sigma").get<double>();
+  m.eta = j.at("eta").get<double>();
+  m.noise_scale = j.at("noise_scale").get<double>();
+  m.n = j.at("n").get<long>();
+  m.M_Y = j.at("M_Y").get<double>();
+  return m;
+}
+
+// The functional mechanism (docs/privacy.md): μ_D + s·g on the evaluation points, g ~ GP(0, k)
+// drawn exactly (samplers/prior.hpp), L independent draws; no sample path state.
+Eigen::MatrixXd draw_functional(const DrawSpec& s, Rng& rng, std::string& method) {
+  const auto& m = s.mechanism;
+  const Eigen::VectorXd mean = Posterior(*m.kernel, s.X, s.y, {m.r, m.sigma}).mean(s.points);
+  PriorSampler noise(*m.kernel, s.points, s.grid, s.cells);
+  method = "functional mechanism μ_D + s·g, g by " + noise.method();
+  return (m.noise_scale * noise.draw(rng, s.draws)).colwise() + mean;
+}
+
+// L posterior sample paths (with η > 0: plus GP(0, η² k) noise); the grid samplers on a whole grid.
+Eigen::MatrixXd draw_paths(const DrawSpec& s, Rng& rng, std::string& method,
+                           std::vector<SamplePath>& paths) {
+  const auto& m = s.mechanism;
+  const Posterior posterior(*m.kernel, s.X, s.y, {m.r, m.sigma});
+  const bool whole_grid = s.grid.has_value() && s.cells.empty();
+  Eigen::MatrixXd raw(s.points.rows(), s.draws);
+  for (int l = 0; l < s.draws; ++l) {
+    paths.emplace_back(posterior, m.eta, s.sampler);
+    raw.col(l) =
+        whole_grid ? paths.back().evaluate(*s.grid, rng) : paths.back().evaluate(s.points, rng);
+    if (l == 0) method = paths.back().last_method();
+  }
+  return raw;
+}
+
+}  // namespace
+
+json to_json(const DrawSpec& s) {
+  json j{{"X", columns_json(s.X)},
+         {"y", columns_json(s.y)},
+         {"n", s.X.rows()},
+         {"mechanism", mechanism_json(s.mechanism)},
+         {"points", columns_json(s.points)},
+         {"m", s.points.rows()},
+         {"grid", s.grid ? grid_json(*s.grid) : json(nullptr)},
+         {"cells", s.cells},
+         {"draws", s.draws},
+         {"sampler", to_string(s.sampler)},
+         {"insecure_seed", s.insecure_seed ? json(*s.insecure_seed) : json(nullptr)}};
+  return j;
+}
+
+DrawSpec draw_spec_from_json(const json& j) {
+  DrawSpec s;
+  const auto n = j.at("n").get<Eigen::Index>();
+  s.X = matrix_from_columns(j.at("X"), n, "draw spec X");
+  s.y = matrix_from_columns(j.at("y"), n, "draw spec y").col(0);
+  s.mechanism = mechanism_from_json(j.at("mechanism"));
+  s.points = matrix_from_columns(j.at("points"), j.at("m").get<Eigen::Index>(), "draw spec points");
+  if (!j.at("grid").is_null()) s.grid = grid_from_json(j.at("grid"));
+  s.cells = j.at("cells").get<std::vector<Eigen::Index>>();
+  s.draws = j.at("draws").get<int>();
+  s.sampler = parse_sampler_method(j.at("sampler").get<std::string>());
+  if (!j.at("insecure_seed").is_null())
+    s.insecure_seed = j.at("insecure_seed").get<std::uint64_t>();
+  return s;
+}
+
+Granularity lattice_of(const privacy::GpMechanism& m) {
+  if (m.kind == privacy::MechanismKind::Functional)
+    return functional_granularity(m.n, m.M_Y, m.r, m.noise_scale);
+  return release_granularity(m.n, m.M_Y, m.r, m.sigma, m.eta);
+}
+
+SnappedDraws draw_snapped(const DrawSpec& s, bool keep_paths) {
+  auto rng = make_rng(s.insecure_seed);
+  SnappedDraws out;
+  Eigen::MatrixXd raw = s.mechanism.kind == privacy::MechanismKind::Functional
+                            ? draw_functional(s, *rng, out.sampler)
+                            : draw_paths(s, *rng, out.sampler, out.paths);
+  const Granularity lattice = lattice_of(s.mechanism);
+  out.values = raw.unaryExpr([&](double x) { return snap(x, lattice); });
+  raw.setZero();
+  if (!keep_paths) out.paths.clear();
+  out.rng = rng_description(s.insecure_seed);
+  return out;
+}
+
+json to_json(const SnappedDraws& d) {
+  return {{"values", columns_json(d.values)}, {"sampler", d.sampler}, {"rng", d.rng}};
+}
+
+SnappedDraws snapped_draws_from_json(const json& j, const DrawSpec& spec,
+                                     const Granularity& lattice, const std::string& source) {
+  SnappedDraws d;
+  try {
+    d.values = matrix_from_columns(j.at("values"), spec.points.rows(), source);
+    d.sampler = j.at("sampler").get<std::string>();
+    d.rng = j.at("rng").get<std::string>();
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: malformed draw result ({})", source, e.what()));
+  }
+  require(d.values.cols() == spec.draws,
+          fmt::format("{}: {} draws returned, {} asked", source, d.values.cols(), spec.draws));
+  require(d.rng == rng_description(spec.insecure_seed),
+          fmt::format("{}: drawn with '{}', not the generator asked for", source, d.rng));
+  const bool on_lattice = d.values.unaryExpr([&](double x) { return snap(x, lattice) == x; }).all();
+  require(on_lattice, fmt::format("{}: a returned value is not on the release's lattice", source));
+  return d;
+}
+
+json draw_task(const json& params) {
+  return to_json(draw_snapped(draw_spec_from_json(params), false));
+}
+
+std::vector<tasks::TaskKind> release_tasks() { return {{kDrawTaskKind, &draw_task}}; }
+
+}  // namespace gpdp::release
