@@ -33,6 +33,7 @@ PROJECTED_WORKERS = 64
 
 def timed_run(pairs, workers, out):
     stats = TaskStats()
+    out.mkdir(parents=True, exist_ok=True)
     with open_executor(f"local:{workers}") as executor:
         start = time.perf_counter()
         _core.reproduce(
