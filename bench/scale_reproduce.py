@@ -11,7 +11,9 @@ outside tasks, and the projection of the full Table 4 (1000 pairs) at 64 workers
 
     T64 = S_tasks * (1000 / N) / 64 + T_outside * (1000 / N)
 
-with S_tasks the task-seconds measured on one worker and T_outside = wall(1 worker) - S_tasks
+with S_tasks the tasks' CPU seconds measured on one worker (the cost of a task on a core of its
+own, even when this machine's cores are shared) and T_outside = wall(1 worker) - the tasks' wall
+seconds
 (coordinator reductions in task order, serialisation, scheduler round trips: all assumed serial
 and proportional to the pairs, which overstates them). The JSON summary goes to --out/scale.json.
 """
@@ -45,10 +47,12 @@ def timed_run(pairs, workers, out):
 
 
 def summary(stats):
-    return {
-        kind: {"tasks": len(s), "mean_s": sum(s) / len(s), "total_s": sum(s)}
-        for kind, s in sorted(stats.seconds.items())
-    }
+    out = {}
+    for kind, wall in sorted(stats.seconds.items()):
+        cpu = stats.cpu_seconds[kind]
+        out[kind] = {"tasks": len(wall), "mean_s": sum(wall) / len(wall), "total_s": sum(wall),
+                     "mean_cpu_s": sum(cpu) / len(cpu), "total_cpu_s": sum(cpu)}
+    return out
 
 
 def main():
@@ -63,22 +67,25 @@ def main():
         wall, stats = timed_run(args.pairs, w, out / f"workers-{w}")
         runs[w] = {"wall_s": wall, "tasks": summary(stats)}
         task_s = sum(k["total_s"] for k in runs[w]["tasks"].values())
-        print(f"{w} worker(s): {wall:.1f} s wall, {task_s:.1f} task-seconds", flush=True)
+        cpu_s = sum(k["total_cpu_s"] for k in runs[w]["tasks"].values())
+        print(f"{w} worker(s): {wall:.1f} s wall, {task_s:.1f} task-seconds (wall), "
+              f"{cpu_s:.1f} task CPU-seconds", flush=True)
         for kind, k in runs[w]["tasks"].items():
-            print(f"    {kind:<20} {k['tasks']:>5} tasks  mean {k['mean_s']:.3f} s  "
-                  f"total {k['total_s']:.1f} s")
+            print(f"    {kind:<20} {k['tasks']:>5} tasks  mean {k['mean_s']:.3f} s wall, "
+                  f"{k['mean_cpu_s']:.3f} s CPU  total {k['total_s']:.1f} s wall, "
+                  f"{k['total_cpu_s']:.1f} s CPU")
     base = min(args.workers)
     for w in args.workers:
         if w != base:
             ratio = runs[base]["wall_s"] / runs[w]["wall_s"]
             print(f"speed-up {base} -> {w} workers: {ratio:.2f}x (same run)")
     one = runs[base]
-    tasks_s = sum(k["total_s"] for k in one["tasks"].values())
-    outside_s = max(0.0, one["wall_s"] - tasks_s / base)
+    tasks_s = sum(k["total_cpu_s"] for k in one["tasks"].values())
+    outside_s = max(0.0, one["wall_s"] - sum(k["total_s"] for k in one["tasks"].values()) / base)
     scale = FULL_PAIRS / args.pairs
     projected = tasks_s * scale / PROJECTED_WORKERS + outside_s * scale
     print(f"projection, full Table 4 ({FULL_PAIRS} pairs) on {PROJECTED_WORKERS} workers: "
-          f"{tasks_s:.1f} task-s x {scale:g} / {PROJECTED_WORKERS} + {outside_s:.1f} s outside "
+          f"{tasks_s:.1f} task CPU-s x {scale:g} / {PROJECTED_WORKERS} + {outside_s:.1f} s outside "
           f"tasks x {scale:g} = {projected:.0f} s ({projected / 60:.1f} min)")
     result = {"pairs": args.pairs, "runs": runs, "projection_64_workers_s": projected,
               "task_seconds_full": tasks_s * scale, "outside_seconds_full": outside_s * scale}

@@ -39,6 +39,7 @@ def test_map_tasks_returns_task_order(scheduler):
     assert got == expected
     assert [done for done, *_ in seen] == list(range(1, 13))
     assert len(stats.seconds["rng.normals"]) == 12
+    assert all(c >= 0 for c in stats.cpu_seconds["rng.normals"])
 
 
 def test_bad_scheduler_specs_are_refused():

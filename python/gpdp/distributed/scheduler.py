@@ -22,12 +22,14 @@ WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THRE
 
 
 def run_one(kind, params):
-    """What a worker runs: one task -> (CBOR bytes of its result, seconds it took)."""
+    """What a worker runs: one task -> (CBOR bytes of its result, (wall, CPU) seconds it took).
+    The CPU seconds (the worker's, BLAS on one thread) are the task's cost even on a machine
+    where the workers share cores with other work."""
     from gpdp import _core  # imported in the worker
 
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     result = _core.run_task(kind, params)
-    return result, time.perf_counter() - start
+    return result, (time.perf_counter() - wall, time.process_time() - cpu)
 
 
 def _dask():
@@ -106,12 +108,15 @@ def worker_count(spec, executor):
 
 @dataclasses.dataclass
 class TaskStats:
-    """Seconds each finished task took on its worker, by kind (for benchmarks and projections)."""
+    """Wall and CPU seconds of each finished task on its worker, by kind (for benchmarks and
+    projections)."""
 
     seconds: dict = dataclasses.field(default_factory=dict)
+    cpu_seconds: dict = dataclasses.field(default_factory=dict)
 
-    def add(self, kind, seconds):
+    def add(self, kind, seconds, cpu_seconds):
         self.seconds.setdefault(kind, []).append(seconds)
+        self.cpu_seconds.setdefault(kind, []).append(cpu_seconds)
 
 
 def print_progress(done, total, kind, seconds):
@@ -119,19 +124,37 @@ def print_progress(done, total, kind, seconds):
     print(f"  task {done}/{total} ({kind}) done in {seconds:.2f} s", file=sys.stderr, flush=True)
 
 
+def _dask_futures(client, tasks):
+    """Submits tasks to a Dask client with a worker hint: task k prefers worker k mod W (sorted
+    addresses). A driver's successive lists cover the same chunks in the same order, so a chunk
+    tends to return to the worker that kept its state (utility.search replays it otherwise). The
+    hint is loose (allow_other_workers): a lost or busy worker's tasks run elsewhere."""
+    workers = sorted(client.scheduler_info()["workers"])
+    futures = {}
+    for k, (kind, params) in enumerate(tasks):
+        hint = {"workers": [workers[k % len(workers)]], "allow_other_workers": True} if workers else {}
+        futures[client.submit(run_one, kind, params, pure=False, **hint)] = k
+    return futures, _dask().as_completed(futures)
+
+
 def map_tasks(executor, tasks, progress=print_progress, stats=None):
     """Runs tasks = [(kind, params JSON text)] on `executor`; returns their CBOR results in task
     order. progress(done, total, kind, seconds) is called as tasks finish (None: silent); stats (a
     TaskStats) collects the workers' seconds per task. On Dask, a task whose worker dies is
     rerun on another worker (the result is the same: a task depends only on its params)."""
-    futures = {executor.submit(run_one, kind, params): k for k, (kind, params) in enumerate(tasks)}
+    client = getattr(executor, "_client", None)  # a Dask ClientExecutor (open_executor)
+    if client is not None:
+        futures, finished = _dask_futures(client, tasks)
+    else:
+        futures = {executor.submit(run_one, kind, params): k for k, (kind, params) in enumerate(tasks)}
+        finished = concurrent.futures.as_completed(futures)
     results = [None] * len(tasks)
-    for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
+    for done, future in enumerate(finished, start=1):
         k = futures[future]
-        results[k], seconds = future.result()
+        results[k], (seconds, cpu_seconds) = future.result()
         kind = tasks[k][0]
         if stats is not None:
-            stats.add(kind, seconds)
+            stats.add(kind, seconds, cpu_seconds)
         if progress is not None:
             progress(done, len(tasks), kind, seconds)
     return results
