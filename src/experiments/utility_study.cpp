@@ -76,11 +76,15 @@ struct Study {
   }
 };
 
-// The search's objective on the population: each evaluate call is one task per chunk (the calls
-// before it listed in its params, for workers that have not made them), reduced in task order.
+// The search's objective on the population: each evaluate call is one task per chunk, reduced in
+// task order. On the hybrid route, whose objective keeps state between calls, a task also lists
+// the calls before it, for workers that have not made them (utility.search replays them).
 class ChunkedObjective final : public BceObjective {
  public:
-  explicit ChunkedObjective(const Study& study) : study_(study) {}
+  explicit ChunkedObjective(const Study& study)
+      : study_(study),
+        stateful_(resolved_route(study.spec.search_route, study.spec.dim) ==
+                  PosteriorRoute::Hybrid) {}
   Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas,
                            const std::vector<std::pair<double, double>>& speculative = {},
                            bool keep = false) const override {
@@ -97,7 +101,7 @@ class ChunkedObjective final : public BceObjective {
       reductions_ += r.at("reductions").get<long>();
       single_ridge_fits_ += r.at("single_ridge_fits").get<long>();
     }
-    history_.push_back(std::move(call));
+    if (stateful_) history_.push_back(std::move(call));
     return out;
   }
   void forget() const override { history_ = json::array(); }
@@ -106,6 +110,7 @@ class ChunkedObjective final : public BceObjective {
 
  private:
   const Study& study_;
+  bool stateful_;
   mutable json history_ = json::array();
   mutable long reductions_ = 0;
   mutable long single_ridge_fits_ = 0;
