@@ -115,10 +115,9 @@ TEST(AttackLira, SeededAndIndependentOfThreads) {
   o.lira = small_options(200, 200);
   o.seeds = 3;
   const std::vector<SweepPoint> pts{{0.3, {{1.0, 1}}}, {3.0, {{1.0, 2}}}};
-  o.threads = 1;
-  const auto a = run_sweep(pts, o);
-  o.threads = 2;
-  const auto b = run_sweep(pts, o);
+  gpdp::tasks::ThreadExecutor one(1), two(2);
+  const auto a = run_sweep(pts, o, one);
+  const auto b = run_sweep(pts, o, two);
   for (std::size_t p = 0; p < 2; ++p) {
     for (std::size_t s = 0; s < 3; ++s) {
       EXPECT_EQ(a[p][s][0].metrics.auc, b[p][s][0].metrics.auc);

@@ -4,28 +4,36 @@
 
 #include <chrono>
 #include <cmath>
-#include <mutex>
 
+#include "gpdp/attack/lira_json.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/parallel.hpp"
 
 namespace gpdp::attack {
 
-SweepResults run_sweep(const std::vector<SweepPoint>& points, const SweepOptions& options) {
+std::vector<tasks::Task> sweep_tasks(const std::vector<SweepPoint>& points,
+                                     const SweepOptions& options) {
   require(options.seeds >= 1, fmt::format("attack: --seeds must be ≥ 1, got {}", options.seeds));
+  std::vector<tasks::Task> list;
+  for (const auto& point : points) {
+    for (int s = 0; s < options.seeds; ++s) {
+      list.push_back({"attack.lira",
+                      {{"options", options.lira},
+                       {"r", point.r},
+                       {"releases", point.releases},
+                       {"seed", options.base_seed + static_cast<std::uint64_t>(s)}}});
+    }
+  }
+  return list;
+}
+
+SweepResults run_sweep(const std::vector<SweepPoint>& points, const SweepOptions& options,
+                       tasks::Executor& executor) {
   const auto n_seeds = static_cast<std::size_t>(options.seeds);
+  const auto outcomes = executor.map(sweep_tasks(points, options), options.progress);
   SweepResults results(points.size(), std::vector<std::vector<SeedOutcome>>(n_seeds));
-  const long total = static_cast<long>(points.size() * n_seeds);
-  long done = 0;
-  std::mutex mutex;
-  parallel_for(total, options.threads, [&](long item) {
-    const auto p = static_cast<std::size_t>(item) / n_seeds;
-    const auto s = static_cast<std::size_t>(item) % n_seeds;
-    results[p][s] = run_lira(options.lira, points[p].r, points[p].releases, options.base_seed + s);
-    const std::lock_guard<std::mutex> lock(mutex);
-    ++done;
-    if (options.progress) options.progress(done, total);
-  });
+  for (std::size_t item = 0; item < outcomes.size(); ++item) {
+    results[item / n_seeds][item % n_seeds] = outcomes[item].get<std::vector<SeedOutcome>>();
+  }
   return results;
 }
 

@@ -9,6 +9,8 @@
 namespace gpdp::attack {
 namespace {
 
+tasks::ThreadExecutor threads;  // all cores
+
 SweepOptions paper_scale(int seeds) {
   SweepOptions o;
   o.lira.sizes = {10000, 10000};
@@ -24,7 +26,7 @@ TEST(AttackScale, EmpiricalEpsilonNeverExceedsTheBound) {
   const ShadowSetting shadow;
   std::vector<SweepPoint> pts;
   for (double r : {0.1, 0.3, 1.0, 3.0}) pts.push_back({r, {{0.5, 1}, {5.0, 1}, {5.0, 10}}});
-  const auto res = run_sweep(pts, paper_scale(2));
+  const auto res = run_sweep(pts, paper_scale(2), threads);
   for (std::size_t p = 0; p < pts.size(); ++p) {
     for (std::size_t k = 0; k < pts[p].releases.size(); ++k) {
       const auto& rel = pts[p].releases[k];
@@ -39,8 +41,8 @@ TEST(AttackScale, EmpiricalEpsilonNeverExceedsTheBound) {
 // Single-digit ε (r ≥ 3 at L = 1) drives the attack to chance at paper scale: |excess TPR@0.1|
 // < 0.03 (standard error at 10⁴ evaluations ≈ 0.003; the paper's Figure 2 shows ≈ 0).
 TEST(AttackScale, SingleDigitEpsilonMeansChance) {
-  const auto res =
-      run_sweep({{3.0, {{0.5, 1}, {1.0, 1}, {5.0, 1}}}, {10.0, {{0.5, 1}}}}, paper_scale(3));
+  const auto res = run_sweep({{3.0, {{0.5, 1}, {1.0, 1}, {5.0, 1}}}, {10.0, {{0.5, 1}}}},
+                             paper_scale(3), threads);
   for (const auto& point : res) {
     for (std::size_t k = 0; k < point[0].size(); ++k) {
       std::vector<SeedOutcome> seeds;
@@ -52,8 +54,9 @@ TEST(AttackScale, SingleDigitEpsilonMeansChance) {
 
 // Figure 3: AUC increases with L at r = 1, σ = 5 and stays at or below the non-private benchmark.
 TEST(AttackScale, StrengthIncreasesWithDraws) {
-  const auto res = run_sweep(
-      {{1.0, {{5.0, 1}, {5.0, 3}, {5.0, 10}, {5.0, 30}, {5.0, 100}, {5.0, 0}}}}, paper_scale(2));
+  const auto res =
+      run_sweep({{1.0, {{5.0, 1}, {5.0, 3}, {5.0, 10}, {5.0, 30}, {5.0, 100}, {5.0, 0}}}},
+                paper_scale(2), threads);
   std::vector<double> auc;
   for (std::size_t k = 0; k < 6; ++k) auc.push_back(summarise(across_seeds(res, 0, k)).auc.mean);
   for (std::size_t k = 1; k < 5; ++k) EXPECT_GT(auc[k], auc[k - 1] - 0.005) << "L index " << k;

@@ -1,13 +1,16 @@
 #pragma once
-// Many attack configurations over many seeds, on all cores, with progress. Work items are
-// (r, seed) pairs (the shadow datasets of one r and seed are shared by all releases); every item
-// owns its random streams (see run_lira), so results do not depend on the number of threads.
+// Many attack configurations over many seeds, with progress. Work items are (r, seed) pairs (the
+// shadow datasets of one r and seed are shared by all releases), each an "attack.lira" task
+// (attack/tasks.hpp) run by an executor (threads in the CLI, Dask workers from Python); every item
+// owns its random streams (see run_lira), so results do not depend on the executor or on the number
+// of workers.
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "gpdp/attack/lira.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::attack {
 
@@ -20,14 +23,17 @@ struct SweepOptions {
   LiraOptions lira;
   int seeds = 10;
   std::uint64_t base_seed = 20260616;  // seed i is base_seed + i
-  int threads = 0;                     // 0 = hardware concurrency
-  // Called (from worker threads, serialised) after each finished item: (done, total).
+  // Called (serialised) after each finished item: (done, total).
   std::function<void(long, long)> progress;
 };
 
 // results[point][seed][release]
 using SweepResults = std::vector<std::vector<std::vector<SeedOutcome>>>;
-SweepResults run_sweep(const std::vector<SweepPoint>& points, const SweepOptions& options);
+// The sweep's task list: item p·seeds + s is point p with seed base_seed + s.
+std::vector<tasks::Task> sweep_tasks(const std::vector<SweepPoint>& points,
+                                     const SweepOptions& options);
+SweepResults run_sweep(const std::vector<SweepPoint>& points, const SweepOptions& options,
+                       tasks::Executor& executor);
 
 // Mean and sample standard deviation over seeds.
 struct MeanSd {
