@@ -9,8 +9,9 @@
 
 #include "command.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/ops/data_source.hpp"
 #include "gpdp/ops/experiment.hpp"
+#include "gpdp/ops/experiment_tasks.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::cli {
 
@@ -41,10 +42,12 @@ void run(OpsCommandOptions& o) {
   o.m.dpsgld.delta = o.delta;
   o.m.dpsgld.sgld.prior_sd = o.m.ops.prior_sd;
   o.m.dpsgld_average = o.dpsgld_estimate == "average";
-  const ops::TabularSource source = ops::load_source(o.data, o.data_dir, o.label);
+  const ops::SourceRef ref{o.data, o.data_dir, o.label};
+  const ops::TabularSource& source = ops::shared_source(ref);
+  tasks::ThreadExecutor executor(o.threads);
   const auto summary = ops::run_experiment(
-      source, method, o.epsilon, o.m, o.repeats, o.seed, o.threads, [](int done, int total) {
-        std::fprintf(stderr, "\rgpdp ops: repeat %d/%d", done, total);
+      ref, method, o.epsilon, o.m, o.repeats, o.seed, executor, [](long done, long total) {
+        std::fprintf(stderr, "\rgpdp ops: repeat %ld/%ld", done, total);
         if (done == total) std::fprintf(stderr, "\n");
       });
   const std::string rng_line = fmt::format("randomness: {}", summary.rng);

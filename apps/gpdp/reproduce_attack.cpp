@@ -1,8 +1,6 @@
-// gpdp reproduce fig2 | fig3 | fig5 | fig6: the membership-inference figures (attack/figures.hpp),
-// their sweeps on this machine's threads.
-#include <fmt/format.h>
-
-#include "gpdp/attack/figures.hpp"
+// gpdp reproduce fig2 | fig3 | fig5 | fig6 (reproduce/attack.hpp), their sweeps on this machine's
+// threads.
+#include "gpdp/reproduce/attack.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "reproduce.hpp"
 
@@ -10,22 +8,13 @@ namespace gpdp::cli {
 
 namespace {
 
-void run_figure(const std::string& target, const ReproduceOptions& o) {
-  attack::FigureOptions f;
-  f.out_dir = o.out_dir;
-  f.quick = o.quick;
-  f.pairs = o.pairs;
-  f.seed = o.seed;
-  f.conversion = o.conversion;
-  tasks::ThreadExecutor executor(o.threads);
-  fmt::print("{}", attack::reproduce_figure(target, f, executor));
-}
-
 bool register_figures() {
-  for (const auto& figure : attack::figures()) {
+  for (const auto& target : reproduce::attack_targets()) {
     register_reproduction(
-        {figure.name, figure.description,
-         [name = figure.name](const ReproduceOptions& o) { run_figure(name, o); }});
+        {target.name, target.description, [name = target.name](const ReproduceOptions& o) {
+           tasks::ThreadExecutor executor(o.threads);
+           reproduce::run_attack_figure(name, o, executor);
+         }});
   }
   return true;
 }

@@ -5,6 +5,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "gpdp/attack/attack_run.hpp"
 #include "gpdp/attack/lira.hpp"
 #include "gpdp/attack/roc.hpp"
 #include "gpdp/attack/sweep.hpp"
@@ -36,6 +37,22 @@ py::dict observables_dict(const Observables& o) {
   d["log_v_hat"] =
       py::array_t<double>(static_cast<py::ssize_t>(o.log_v_hat.size()), o.log_v_hat.data());
   return d;
+}
+
+// The driver of `gpdp attack`, its seeds dispatched through `map_tasks` (gpdp.distributed): the
+// same report and files as the CLI.
+void bind_attack_driver(py::module_& m) {
+  m.def(
+      "run_attack",
+      [](const std::string& request, const py::function& map_tasks) {
+        const AttackRequest parsed = attack_request_from_json(nlohmann::json::parse(request));
+        tasks::CallbackExecutor executor = callback_executor(map_tasks);
+        const py::gil_scoped_release release;
+        return run_attack(parsed, executor);
+      },
+      py::arg("request"), py::arg("map_tasks"),
+      "`gpdp attack` with its seeds as tasks: request = JSON of the flags (attack_run.hpp), "
+      "map_tasks([(kind, params)]) -> [CBOR bytes]. Returns the report `gpdp attack` prints.");
 }
 
 }  // namespace
@@ -131,6 +148,7 @@ void bind_attack(py::module_& m) {
         return tpr_at_fpr(to_std(in, "in_scores"), to_std(out, "out_scores"), alpha);
       },
       py::arg("in_scores"), py::arg("out_scores"), py::arg("fpr"));
+  bind_attack_driver(m);
   m.def("dp_max_tpr", &dp_max_tpr, py::arg("fpr"), py::arg("epsilon"), py::arg("delta"),
         "The largest TPR an (ε, δ)-DP mechanism allows at a given FPR.");
 }

@@ -12,6 +12,6 @@ nlohmann::json lira_task(const nlohmann::json& params) {
 }
 }  // namespace
 
-void register_attack_tasks(tasks::Registry& registry) { registry.add("attack.lira", &lira_task); }
+std::vector<tasks::TaskKind> attack_tasks() { return {{"attack.lira", &lira_task}}; }
 
 }  // namespace gpdp::attack

@@ -6,13 +6,12 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <numeric>
 
 #include "gpdp/error.hpp"
 #include "gpdp/ops/erm.hpp"
+#include "gpdp/ops/experiment_tasks.hpp"
 #include "gpdp/ops/logistic.hpp"
-#include "gpdp/parallel.hpp"
 
 namespace gpdp::ops {
 
@@ -104,36 +103,47 @@ RepeatOutcome run_method(const ClassificationData& data, Method method, double e
   return out;
 }
 
-ExperimentSummary run_experiment(const TabularSource& source, Method method, double epsilon,
-                                 const MethodOptions& options, int repeats,
-                                 std::optional<std::uint64_t> seed, int threads,
-                                 const std::function<void(int, int)>& progress) {
+RepeatOutcome run_repeat(const TabularSource& source, Method method, double epsilon,
+                         const MethodOptions& options, std::optional<std::uint64_t> seed, long k) {
+  std::unique_ptr<Rng> rng;
+  if (seed) {
+    rng = std::make_unique<SeededRng>(SeededRng(*seed).split(static_cast<std::uint64_t>(k)));
+  } else {
+    rng = std::make_unique<SecureRng>();
+  }
+  ClassificationData data = source.prepare(*rng);
+  if (options.validation) data = validation_split(data, 0.2, *rng);
+  return run_method(data, method, epsilon, options, *rng);
+}
+
+std::vector<tasks::Task> experiment_tasks(const SourceRef& source, Method method, double epsilon,
+                                          const MethodOptions& options, int repeats,
+                                          std::optional<std::uint64_t> seed) {
   require(repeats >= 1, fmt::format("--repeats must be >= 1, got {}", repeats));
   require(method == Method::nonprivate || (std::isfinite(epsilon) && epsilon > 0),
           fmt::format("--epsilon must be > 0, got {}", epsilon));
-  std::vector<RepeatOutcome> outcomes(static_cast<std::size_t>(repeats));
-  int done = 0;
-  std::mutex mutex;
-  parallel_for(repeats, threads, [&](long k) {
-    std::unique_ptr<Rng> rng;
-    if (seed) {
-      rng = std::make_unique<SeededRng>(SeededRng(*seed).split(static_cast<std::uint64_t>(k)));
-    } else {
-      rng = std::make_unique<SecureRng>();
-    }
-    ClassificationData data = source.prepare(*rng);
-    if (options.validation) data = validation_split(data, 0.2, *rng);
-    outcomes[static_cast<std::size_t>(k)] = run_method(data, method, epsilon, options, *rng);
-    const std::lock_guard lock(mutex);
-    ++done;
-    if (progress) progress(done, repeats);
-  });
+  std::vector<tasks::Task> list;
+  for (long k = 0; k < repeats; ++k) {
+    nlohmann::json params{
+        {"source", {{"data", source.data}, {"data_dir", source.data_dir}, {"label", source.label}}},
+        {"method", to_string(method)},
+        {"epsilon", epsilon},
+        {"options", options},
+        {"repeat", k}};
+    if (seed) params["seed"] = *seed;
+    list.push_back({"ops.repeat", std::move(params)});
+  }
+  return list;
+}
 
+ExperimentSummary summarise_experiment(Method method, double epsilon, const MethodOptions& options,
+                                       std::optional<std::uint64_t> seed,
+                                       const std::vector<RepeatOutcome>& outcomes) {
   ExperimentSummary s;
   s.method = method;
   s.epsilon = method == Method::nonprivate ? std::numeric_limits<double>::infinity() : epsilon;
   s.delta = (method == Method::dpsgld || method == Method::hybrid) ? options.dpsgld.delta : 0.0;
-  s.repeats = repeats;
+  s.repeats = static_cast<int>(outcomes.size());
   s.rng = seed ? SeededRng(*seed).description() + " (split per repeat)" : SecureRng().description();
   s.min_ess = std::numeric_limits<double>::infinity();
   for (const auto& o : outcomes) {
@@ -145,14 +155,25 @@ ExperimentSummary run_experiment(const TabularSource& source, Method method, dou
   }
   if (!std::isfinite(s.min_ess)) s.min_ess = 0.0;
   s.guarantee_basis = outcomes.front().guarantee.basis;
-  const double k = static_cast<double>(repeats);
+  const double k = static_cast<double>(s.repeats);
   s.accuracy_mean = std::accumulate(s.accuracies.begin(), s.accuracies.end(), 0.0) / k;
-  if (repeats > 1) {
+  if (s.repeats > 1) {
     double ss = 0.0;
     for (const double a : s.accuracies) ss += (a - s.accuracy_mean) * (a - s.accuracy_mean);
     s.accuracy_se = std::sqrt(ss / (k - 1.0)) / std::sqrt(k);
   }
   return s;
+}
+
+ExperimentSummary run_experiment(const SourceRef& source, Method method, double epsilon,
+                                 const MethodOptions& options, int repeats,
+                                 std::optional<std::uint64_t> seed, tasks::Executor& executor,
+                                 const std::function<void(long, long)>& progress) {
+  const auto results =
+      executor.map(experiment_tasks(source, method, epsilon, options, repeats, seed), progress);
+  std::vector<RepeatOutcome> outcomes;
+  for (const auto& r : results) outcomes.push_back(r.get<RepeatOutcome>());
+  return summarise_experiment(method, epsilon, options, seed, outcomes);
 }
 
 }  // namespace gpdp::ops

@@ -15,6 +15,7 @@
 #include "gpdp/ops/data_source.hpp"
 #include "gpdp/ops/experiment.hpp"
 #include "gpdp/ops/logistic.hpp"
+#include "gpdp/tasks/executor.hpp"
 #include "support/paths.hpp"
 
 namespace {
@@ -93,14 +94,15 @@ TEST(OpsAdult, ReproduceQuickWritesCsvAndFigure) {
 // next larger one, rises by at least 0.02 from the smallest to the largest ε, and at ε = 10 is
 // within 0.01 (ObjPert) / 0.06 (OPS, capped by the ball R = 2) of the non-private line.
 TEST(OpsAdult, AccuracyRisesWithEpsilonTowardsNonPrivate) {
-  const auto src = gpdp::ops::adult_source(gpdp::io::find_data_file("adult_train.csv", data_dir()),
-                                           gpdp::io::find_data_file("adult_test.csv", data_dir()));
+  const gpdp::ops::SourceRef src{"adult", data_dir(), "y"};
+  gpdp::tasks::ThreadExecutor threads;
   gpdp::ops::MethodOptions m;
   m.ops.hmc.chains = 2;
   m.ops.hmc.samples = 50;
   const int repeats = 4;
   const auto nonprivate =
-      gpdp::ops::run_experiment(src, gpdp::ops::Method::nonprivate, 1.0, m, 1, 1, 0).accuracy_mean;
+      gpdp::ops::run_experiment(src, gpdp::ops::Method::nonprivate, 1.0, m, 1, 1, threads)
+          .accuracy_mean;
   struct Case {
     gpdp::ops::Method method;
     std::vector<double> grid;
@@ -110,7 +112,8 @@ TEST(OpsAdult, AccuracyRisesWithEpsilonTowardsNonPrivate) {
                         Case{gpdp::ops::Method::ops, {0.03, 0.3, 10.0}, 0.06}}) {
     std::vector<double> acc;
     for (const double eps : c.grid)
-      acc.push_back(gpdp::ops::run_experiment(src, c.method, eps, m, repeats, 1, 0).accuracy_mean);
+      acc.push_back(
+          gpdp::ops::run_experiment(src, c.method, eps, m, repeats, 1, threads).accuracy_mean);
     const std::string name = gpdp::ops::to_string(c.method);
     EXPECT_GE(acc[1], acc[0] - 0.01) << name;
     EXPECT_GE(acc[2], acc[1] - 0.01) << name;

@@ -1,7 +1,8 @@
 #pragma once
 // Accuracy-vs-ε experiments for private logistic regression (docs/ops-derivations.md §5): one
 // method, one ε, K repeats (each: a data split when the source has no test table, a model fit, a
-// release, the test accuracy of sign(θᵀx)), run on several threads.
+// release, the test accuracy of sign(θᵀx)), each repeat an "ops.repeat" task
+// (ops/experiment_tasks.hpp) run by an executor (threads in the CLI, Dask workers from Python).
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "gpdp/ops/dpsgld.hpp"
 #include "gpdp/ops/one_posterior_sample.hpp"
 #include "gpdp/ops/tabular.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::ops {
 
@@ -58,11 +60,31 @@ struct ExperimentSummary {
   std::string rng;              // description of the generator
 };
 
-// Repeats k = 0..K−1 use SeededRng(seed).split(k) (data split and mechanism), or a SecureRng
-// each when seed is empty. `progress(k_done, K)` is called from worker threads (serialised).
-ExperimentSummary run_experiment(const TabularSource& source, Method method, double epsilon,
+// A data set by name, as ops::load_source finds it: abalone, adult, or a CSV file and its label
+// column (data_dir: empty for the default lookup, io/data_dir.hpp).
+struct SourceRef {
+  std::string data;
+  std::string data_dir;
+  std::string label = "y";
+};
+
+// Repeat k: SeededRng(seed).split(k) (data split and mechanism), or a SecureRng when seed is empty.
+RepeatOutcome run_repeat(const TabularSource& source, Method method, double epsilon,
+                         const MethodOptions& options, std::optional<std::uint64_t> seed, long k);
+
+// The K "ops.repeat" tasks of one (method, ε); InputError for K < 1 or ε ≤ 0 (private methods).
+std::vector<tasks::Task> experiment_tasks(const SourceRef& source, Method method, double epsilon,
+                                          const MethodOptions& options, int repeats,
+                                          std::optional<std::uint64_t> seed);
+// The summary of the K outcomes, in repeat order.
+ExperimentSummary summarise_experiment(Method method, double epsilon, const MethodOptions& options,
+                                       std::optional<std::uint64_t> seed,
+                                       const std::vector<RepeatOutcome>& outcomes);
+
+// experiment_tasks -> executor -> summarise_experiment. progress(done, K) as the executor reports.
+ExperimentSummary run_experiment(const SourceRef& source, Method method, double epsilon,
                                  const MethodOptions& options, int repeats,
-                                 std::optional<std::uint64_t> seed, int threads,
-                                 const std::function<void(int, int)>& progress = {});
+                                 std::optional<std::uint64_t> seed, tasks::Executor& executor,
+                                 const std::function<void(long, long)>& progress = {});
 
 }  // namespace gpdp::ops

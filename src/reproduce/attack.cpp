@@ -3,7 +3,7 @@
 // fig2|fig3|fig5|fig6` and `python -m gpdp.distributed reproduce fig2|...` run. Every target writes
 // CSV + Markdown + one PNG per panel (and the panels side by side) into the output folder. The
 // paper does not list its σ/r/L grids; the grids below are stated in docs/attack.md.
-#include "gpdp/attack/figures.hpp"
+#include "gpdp/reproduce/attack.hpp"
 
 #include <fmt/format.h>
 
@@ -21,7 +21,7 @@
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/version.hpp"
 
-namespace gpdp::attack {
+namespace gpdp::reproduce {
 
 namespace {
 
@@ -35,17 +35,17 @@ struct Scale {
   bool quick;
 };
 
-Scale scale_of(const FigureOptions& o) {
+Scale scale_of(const Options& o) {
   Scale s{o.quick ? 2000L : 10000L, o.quick ? 3 : 10, o.quick};
   if (o.pairs > 0) s.datasets = o.pairs;
   return s;
 }
 
-privacy::Conversion conversion_of(const FigureOptions& o) {
+privacy::Conversion conversion_of(const Options& o) {
   return privacy::parse_conversion(o.conversion);
 }
 
-std::string path_in(const FigureOptions& o, const std::string& name) {
+std::string path_in(const Options& o, const std::string& name) {
   return (std::filesystem::path(o.out_dir) / name).string();
 }
 
@@ -56,7 +56,7 @@ std::string sigma_csv(double sigma) {
   return std::isinf(sigma) ? "inf" : fmt::format("{:g}", sigma);
 }
 
-std::string run_header(const std::string& target, const Scale& s, const FigureOptions& o) {
+std::string run_header(const std::string& target, const Scale& s, const Options& o) {
   return fmt::format(
       "gpdp {} reproduce {}: {} shadow + {} evaluation datasets per hypothesis, {} seed(s) from {} "
       "(seeded xoshiro256**, experiment, NOT private){}; bound: δ = {:g}, Lemma B.7, conversion {}",
@@ -64,7 +64,7 @@ std::string run_header(const std::string& target, const Scale& s, const FigureOp
       s.quick ? ", QUICK run (reduced sizes)" : "", kDelta, o.conversion);
 }
 
-ga::SweepOptions sweep_options(const Scale& s, const FigureOptions& o, const std::string& label) {
+ga::SweepOptions sweep_options(const Scale& s, const Options& o, const std::string& label) {
   ga::SweepOptions so;
   so.lira.sizes = {s.datasets, s.datasets};
   so.lira.delta = kDelta;
@@ -89,7 +89,7 @@ struct SigmaSweep {
   std::vector<std::vector<privacy::Guarantee>> bounds;  // [r][σ]
 };
 
-SigmaSweep run_sigma_sweep(const Scale& s, const FigureOptions& o, const std::string& label,
+SigmaSweep run_sigma_sweep(const Scale& s, const Options& o, const std::string& label,
                            tasks::Executor& executor) {
   SigmaSweep sw;
   sw.rs = r_grid(s.quick);
@@ -157,7 +157,7 @@ void attack_vs_epsilon_panel(plot::Axes& ax, const SigmaSweep& sw, std::size_t l
 }
 
 // ε vs r (fine grid) per σ with the ε = 10 guide.
-void epsilon_vs_r_panel(plot::Axes& ax, const FigureOptions& o, std::string& notes) {
+void epsilon_vs_r_panel(plot::Axes& ax, const Options& o, std::string& notes) {
   ax.title("(ε, δ)-DP bound vs r (L = 1, n = 10, δ = 0.05)").xlabel("r").ylabel("ε").xlog().ylog();
   const ga::ShadowSetting shadow;
   for (std::size_t k = 0; k < kSigmas.size(); ++k) {
@@ -193,7 +193,7 @@ void epsilon_vs_r_panel(plot::Axes& ax, const FigureOptions& o, std::string& not
 }
 
 // ROC panels (linear and log-log) for σ = 1 at three r, with the (ε, δ) region of each.
-void sigma_sweep_rocs(const SigmaSweep& sw, const FigureOptions& o, const std::string& name) {
+void sigma_sweep_rocs(const SigmaSweep& sw, const Options& o, const std::string& name) {
   const std::size_t k = 1;  // σ = 1
   std::vector<std::size_t> picks;
   for (double want : {0.1, 1.0, 10.0}) {
@@ -215,7 +215,7 @@ void sigma_sweep_rocs(const SigmaSweep& sw, const FigureOptions& o, const std::s
   fig.save(path_in(o, name));
 }
 
-std::string run_sigma_figure(const FigureOptions& o, const std::string& target, std::size_t level,
+std::string run_sigma_figure(const Options& o, const std::string& target, std::size_t level,
                              tasks::Executor& executor) {
   const Scale s = scale_of(o);
   const auto sw = run_sigma_sweep(s, o, target, executor);
@@ -268,7 +268,7 @@ struct DrawsSweep {
   std::vector<privacy::Guarantee> bounds;
 };
 
-DrawsSweep run_draws_sweep(const Scale& s, const FigureOptions& o, const std::string& label,
+DrawsSweep run_draws_sweep(const Scale& s, const Options& o, const std::string& label,
                            tasks::Executor& executor) {
   DrawsSweep d;
   d.Ls = l_grid(s.quick);
@@ -330,7 +330,7 @@ void epsilon_vs_draws_panel(plot::Axes& ax, const DrawsSweep& d) {
   ax.legend(plot::LegendPosition::upper_left);
 }
 
-std::string run_draws_figure(const FigureOptions& o, const std::string& target, std::size_t level,
+std::string run_draws_figure(const Options& o, const std::string& target, std::size_t level,
                              tasks::Executor& executor) {
   const Scale s = scale_of(o);
   const auto d = run_draws_sweep(s, o, target, executor);
@@ -395,7 +395,7 @@ std::string run_draws_figure(const FigureOptions& o, const std::string& target, 
 
 // ---- Figure 5: both sweeps at FPR = 0.01 ------------------------------------------------------
 
-std::string run_fig5(const FigureOptions& o, tasks::Executor& executor) {
+std::string run_fig5(const Options& o, tasks::Executor& executor) {
   return run_sigma_figure(o, "fig5a", 1, executor) + run_draws_figure(o, "fig5b", 1, executor);
 }
 
@@ -448,7 +448,7 @@ std::string shadow_csv(const Column& column, double eps, const ga::SeedOutcome& 
   return csv;
 }
 
-std::string run_fig6(const FigureOptions& o, tasks::Executor& executor) {
+std::string run_fig6(const Options& o, tasks::Executor& executor) {
   const Scale s = scale_of(o);
   const std::vector<Column> columns{{0.1, 1.0}, {0.1, 100.0}, {1.0, 5.0}, {10.0, 5.0}};
   const ga::ShadowSetting shadow;
@@ -498,27 +498,35 @@ std::string run_fig6(const FigureOptions& o, tasks::Executor& executor) {
 
 }  // namespace
 
-const std::vector<Figure>& figures() {
-  static const std::vector<Figure> figures{
+std::vector<Target> attack_targets() {
+  return {
       {"fig2", "Membership inference vs ε for several σ, and ε vs r (L = 1; paper Fig. 2)"},
       {"fig3",
-       "Membership inference vs number of released paths L, with the non-private benchmark (paper "
-       "Fig. 3)"},
+       "Membership inference vs number of released paths L, with the non-private benchmark "
+       "(paper Fig. 3)"},
       {"fig5", "Figures 2 and 3 at FPR = 0.01 (paper Fig. 5)"},
       {"fig6", "Shadow histograms of f̂ and log v̂ with the fitted densities, L = 3 (paper Fig. 6)"}};
-  return figures;
 }
 
-std::string reproduce_figure(const std::string& target, const FigureOptions& options,
-                             tasks::Executor& executor) {
+void run_attack_figure(const std::string& target, const Options& options,
+                       tasks::Executor& executor) {
   require(!options.out_dir.empty(), "reproduce: the output folder is required");
+  conversion_of(options);  // refuses an unknown conversion before anything is written
   std::filesystem::create_directories(options.out_dir);
-  if (target == "fig2") return run_sigma_figure(options, "fig2", 0, executor);
-  if (target == "fig3") return run_draws_figure(options, "fig3", 0, executor);
-  if (target == "fig5") return run_fig5(options, executor);
-  if (target == "fig6") return run_fig6(options, executor);
-  throw InputError(
-      fmt::format("reproduce: '{}' is not an attack figure (fig2, fig3, fig5, fig6)", target));
+  std::string done;
+  if (target == "fig2") {
+    done = run_sigma_figure(options, "fig2", 0, executor);
+  } else if (target == "fig3") {
+    done = run_draws_figure(options, "fig3", 0, executor);
+  } else if (target == "fig5") {
+    done = run_fig5(options, executor);
+  } else if (target == "fig6") {
+    done = run_fig6(options, executor);
+  } else {
+    throw InputError(
+        fmt::format("reproduce: '{}' is not an attack figure (fig2, fig3, fig5, fig6)", target));
+  }
+  fmt::print("{}", done);
 }
 
-}  // namespace gpdp::attack
+}  // namespace gpdp::reproduce
