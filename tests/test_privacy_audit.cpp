@@ -10,6 +10,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/audit.hpp"
 #include "gpdp/privacy/bounds.hpp"
+#include "gpdp/tasks/executor.hpp"
 #include "support/paths.hpp"
 
 using namespace gpdp;
@@ -208,4 +209,36 @@ TEST(PrivacyAudit, CliFailsLoudlyOnViolation) {
   const auto inf = gpdp::test::run_cli("audit --kernel exp1d --n 2 --r 1 --sigma inf --delta 1e-5");
   EXPECT_NE(inf.exit_code, 0);
   EXPECT_NE(inf.err.find("finite"), std::string::npos);
+}
+
+// The local searches as tasks (privacy/audit_tasks.hpp) through an executor give the report of the
+// in-process search: same values, same witnesses, same evaluation counts, for both searches (the
+// pairs cross the task boundary as JSON, every double exact).
+TEST(PrivacyAudit, SameReportWhenTheSearchesRunAsTasks) {
+  GpMechanism m;
+  m.kernel = Kernel::exponential(1.0);
+  m.n = 3;
+  m.r = 1.0;
+  m.sigma = 1.0;
+  tasks::ThreadExecutor executor(2);
+  for (const auto search : {AuditSearch::Gradient, AuditSearch::Subplex}) {
+    auto s = quick_settings();
+    s.search = search;
+    s.restarts = 2;
+    s.max_evals = 40;
+    s.alphas = {1.3};
+    s.threads = 2;
+    const auto here = audit(m, s);
+    const auto tasked = audit(m, s, {}, &executor);
+    ASSERT_EQ(here.orders.size(), tasked.orders.size());
+    EXPECT_EQ(here.orders[0].lower, tasked.orders[0].lower);
+    EXPECT_EQ(here.orders[0].witness.X, tasked.orders[0].witness.X);
+    EXPECT_EQ(here.orders[0].witness.yp, tasked.orders[0].witness.yp);
+    EXPECT_EQ(here.orders[0].start, tasked.orders[0].start);
+    EXPECT_EQ(here.mean_distance, tasked.mean_distance);
+    EXPECT_EQ(here.sensitivity_lower, tasked.sensitivity_lower);
+    EXPECT_EQ(here.evaluations, tasked.evaluations);
+    EXPECT_EQ(here.singular_skipped, tasked.singular_skipped);
+    EXPECT_GT(here.evaluations, 0);
+  }
 }

@@ -5,10 +5,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "audit_json.hpp"
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/audit.hpp"
+#include "gpdp/privacy/audit_report.hpp"
+#include "gpdp/tasks/executor.hpp"
 #include "privacy_options.hpp"
 
 namespace gpdp::cli {
@@ -30,48 +31,7 @@ struct AuditArgs {
 
 void print_json(const privacy::AuditReport& report, const privacy::GpMechanism& mech,
                 const privacy::ResolvedBounds& b) {
-  nlohmann::json j;
-  j["violation"] = report.violation;
-  j["search"] = privacy::to_string(report.search);
-  j["draws"] = report.draws;
-  j["delta"] = report.proven.delta;
-  j["conversion"] = privacy::to_string(report.proven.conversion);
-  j["epsilon_proven"] = report.proven.epsilon;
-  j["alpha_star"] = report.proven.alpha;
-  j["epsilon_lower"] = report.epsilon_lower;
-  j["mean_distance"] = report.mean_distance;
-  j["distance_witness"] = pair_json(report.distance_witness);
-  j["Vn"] = b.Vn;
-  j["Delta_n"] = b.Delta_n;
-  j["sensitivity_lemma"] = privacy::to_string(mech.lemma);
-  j["mechanism"] = privacy::to_string(mech.kind);
-  j["rng"] = report.rng;
-  j["evaluations"] = report.evaluations;
-  j["singular_skipped"] = report.singular_skipped;
-  nlohmann::json orders = nlohmann::json::array();
-  for (const auto& o : report.orders) {
-    orders.push_back({{"alpha", o.alpha},
-                      {"rdp_proven", o.proven * static_cast<double>(report.draws)},
-                      {"rdp_lower", o.lower * static_cast<double>(report.draws)},
-                      {"violation", o.violation},
-                      {"start", o.start},
-                      {"shape", shape_json(o.shape)},
-                      {"witness", pair_json(o.witness)}});
-  }
-  j["orders"] = orders;
-  if (report.sensitivity_searched) {
-    j["sensitivity"] = {{"proven", report.sensitivity_proven},
-                        {"lower", report.sensitivity_lower},
-                        {"violation", report.sensitivity_violation},
-                        {"shape", shape_json(report.sensitivity_shape)},
-                        {"witness", pair_json(report.sensitivity_witness)}};
-  }
-  nlohmann::json rungs = nlohmann::json::array();
-  for (const auto& r : report.continuation) {
-    rungs.push_back({{"n", r.n}, {"rdp_lower", r.lower}, {"sensitivity_lower", r.sensitivity}});
-  }
-  j["continuation"] = {{"alpha", report.anchor_alpha}, {"rungs", rungs}};
-  fmt::print("{}\n", j.dump(2));
+  fmt::print("{}\n", privacy::audit_report_json(report, mech, b).dump(2));
 }
 
 void print_text(const privacy::AuditReport& report, const privacy::GpMechanism& mech,
@@ -125,7 +85,8 @@ void run(AuditArgs& a) {
   auto progress = [&](const std::string& msg) {
     if (!a.quiet) fmt::print(stderr, "{}\n", msg);
   };
-  const auto report = privacy::audit(mech, a.settings, progress);
+  tasks::ThreadExecutor executor(a.settings.threads);
+  const auto report = privacy::audit(mech, a.settings, progress, &executor);
   const auto b = privacy::resolve_bounds(mech);
   if (a.json) {
     print_json(report, mech, b);

@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "audit_json.hpp"
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/privacy/audit.hpp"
+#include "gpdp/privacy/audit_report.hpp"
 
 namespace gpdp::cli {
 
@@ -211,11 +211,11 @@ bool run_study(const StudyOptions& options) {
                             {"evaluations", grad.evaluations},
                             {"seconds", seconds}};
         if (star) {
-          j["witness"] = pair_json(star->witness);
+          j["witness"] = privacy::pair_json(star->witness);
           j["witness_shape"] = star->shape.summary;
           j["witness_start"] = star->start;
         }
-        j["sensitivity_witness"] = pair_json(grad.sensitivity_witness);
+        j["sensitivity_witness"] = privacy::pair_json(grad.sensitivity_witness);
         j["sensitivity_shape"] = grad.sensitivity_shape.summary;
         rows.push_back(j);
       }

@@ -9,8 +9,11 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "gpdp/privacy/accountant.hpp"
+#include "gpdp/privacy/audit.hpp"
+#include "gpdp/privacy/audit_report.hpp"
 #include "gpdp/privacy/bounds.hpp"
 #include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/privacy/event.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/privacy/rdp.hpp"
 #include "gpdp/privacy/risk.hpp"
@@ -268,6 +271,26 @@ void bind_calibration(py::module_& m) {
       "raises PrivacyError when infeasible.");
 }
 
+// `gpdp audit --json` with its local searches as tasks dispatched through `map_tasks`
+// (gpdp.distributed): the same report as the CLI.
+void bind_audit_driver(py::module_& m) {
+  m.def(
+      "audit_json",
+      [](const std::string& mechanism, const std::string& settings, const py::function& map_tasks) {
+        const GpMechanism mech =
+            event_from_json(nlohmann::json::parse(mechanism), "mechanism").mechanism;
+        const ResolvedBounds bounds = resolve_bounds(mech);
+        const AuditSettings s = audit_settings_from_json(nlohmann::json::parse(settings));
+        tasks::CallbackExecutor executor = callback_executor(map_tasks);
+        const py::gil_scoped_release release;
+        return audit_report_json(audit(mech, s, {}, &executor), mech, bounds).dump(2) + "\n";
+      },
+      py::arg("mechanism"), py::arg("settings"), py::arg("map_tasks"),
+      "The auditor's report as `gpdp audit --json` prints it: mechanism = a privacy event's JSON "
+      "(gpdp account --json), settings = JSON of privacy::AuditSettings (audit_report.hpp), "
+      "map_tasks([(kind, params)]) -> [CBOR bytes].");
+}
+
 }  // namespace
 
 void bind_privacy(py::module_& m) {
@@ -275,6 +298,7 @@ void bind_privacy(py::module_& m) {
   bind_mechanism(m);
   bind_accountant(m);
   bind_calibration(m);
+  bind_audit_driver(m);
 }
 
 }  // namespace gpdp::python

@@ -8,11 +8,8 @@
 #include <limits>
 
 #include "audit_codec.hpp"
-#include "audit_search.hpp"
+#include "audit_runs.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/privacy/audit_functional.hpp"
-#include "gpdp/privacy/gaussian_divergence.hpp"
-#include "gpdp/privacy/pair_gradient.hpp"
 #include "gpdp/rng.hpp"
 
 namespace gpdp::privacy {
@@ -43,41 +40,6 @@ std::vector<double> audit_orders(const AuditSettings& s, const RdpCurve& curve, 
   return alphas;
 }
 
-// The objectives of one mechanism: D_α (smooth stand-in and exact oracle) and the mean sensitivity
-// (its square is the smooth objective, the norm the exact one).
-struct Objectives {
-  const GpMechanism& m;
-  SmoothObjective divergence(double alpha) const {
-    return [this, alpha](const NeighbourPair& p, PairGradient* g) {
-      return renyi_divergence_with_gradient(*m.kernel, m.r, m.sigma, m.eta, p, alpha, g);
-    };
-  }
-  ExactObjective divergence_oracle(double alpha) const {
-    return [this, alpha](const NeighbourPair& p) {
-      return m.kind == MechanismKind::Functional
-                 ? functional_process_divergence(*m.kernel, m.r, m.noise_scale, p, alpha)
-                 : pair_renyi_divergence(*m.kernel, m.r, m.sigma, m.eta, p, alpha);
-    };
-  }
-  // The distance of the exact Gaussian mechanism a pair makes: same-covariate pairs, or every
-  // pair for the functional mechanism (‖μ_D − μ_D'‖_H / s).
-  ExactObjective mean_distance() const {
-    return [this](const NeighbourPair& p) {
-      return m.kind == MechanismKind::Functional
-                 ? functional_rkhs_distance(*m.kernel, m.r, p) / m.noise_scale
-                 : pair_mean_distance(*m.kernel, m.r, m.sigma, m.eta, p);
-    };
-  }
-  SmoothObjective sensitivity() const {
-    return [this](const NeighbourPair& p, PairGradient* g) {
-      return squared_sensitivity_with_gradient(*m.kernel, m.r, p, g);
-    };
-  }
-  ExactObjective sensitivity_oracle() const {
-    return [this](const NeighbourPair& p) { return pair_sensitivity(*m.kernel, m.r, p); };
-  }
-};
-
 // One objective, one mode (general or same-covariate), one size: the gradient search from the
 // structured starts, `restarts` random starts and `extra` (continuation, earlier orders).
 struct ModeSearch {
@@ -85,9 +47,10 @@ struct ModeSearch {
   const Box& box;
   const AuditSettings& s;
   SeededRng& rng;
+  tasks::Executor* executor;
 
   Found run(long n, bool same, int restarts, const std::vector<Start>& extra,
-            const SmoothObjective& smooth, const ExactObjective& exact) const {
+            const ObjectiveSpec& objective) const {
     GpMechanism sized = m;
     sized.n = n;
     const PairCodec codec(sized, box, s.extra_test_points, same);
@@ -96,12 +59,13 @@ struct ModeSearch {
     for (const auto& e : extra) {
       if (e.pair.X.rows() == n) starts.push_back(e);
     }
-    return gradient_search(codec, starts, s.max_evals, smooth, exact, s.threads);
+    return run_ascents({sized, box, s.extra_test_points, same}, starts, objective, s.max_evals,
+                       s.threads, executor);
   }
 
   // Continuation: the best pair at each size of continuation_ladder(m.n) seeds the next size
   // (extend_pair's five rules). Returns the best of every rung.
-  std::vector<Found> ladder(bool same, const SmoothObjective& smooth, const ExactObjective& exact,
+  std::vector<Found> ladder(bool same, const ObjectiveSpec& objective,
                             const Progress& progress) const {
     std::vector<Found> rungs;
     for (const long n : continuation_ladder(m.n)) {
@@ -114,7 +78,7 @@ struct ModeSearch {
           extra.push_back(extend_pair(codec, rungs.back().witness, rule, rng));
         }
       }
-      rungs.push_back(run(n, same, 2, extra, smooth, exact));
+      rungs.push_back(run(n, same, 2, extra, objective));
       if (progress) {
         progress(fmt::format("audit: continuation ({}), n = {}: best {:.6g}",
                              same ? "same covariate" : "general", n, rungs.back().best));
@@ -161,19 +125,21 @@ void count(AuditReport& report, const Found& f) {
   report.singular_skipped += f.singular;
 }
 
+using Kind = ObjectiveSpec::Kind;
+
 void gradient_audit(const GpMechanism& m, const AuditSettings& s, const Box& box,
                     const RdpCurve& curve, const std::vector<double>& alphas, SeededRng& rng,
-                    AuditReport& report, const Progress& progress) {
+                    AuditReport& report, const Progress& progress, tasks::Executor* executor) {
   const Objectives obj{m};
-  const ModeSearch search{m, box, s, rng};
+  const ModeSearch search{m, box, s, rng, executor};
   report.anchor_alpha = *std::min_element(alphas.begin(), alphas.end(), [&](double a, double b) {
     return std::abs(a - report.proven.alpha) < std::abs(b - report.proven.alpha);
   });
   const double anchor = report.anchor_alpha;
-  auto seeds = [&](bool same, const SmoothObjective& smooth, const ExactObjective& exact,
-                   bool sensitivity) {
+  auto seeds = [&](bool same, const ObjectiveSpec& objective) {
     if (!s.continuation || m.n == 1) return std::vector<Start>{};
-    const auto rungs = search.ladder(same, smooth, exact, progress);
+    const bool sensitivity = objective.kind == Kind::Sensitivity;
+    const auto rungs = search.ladder(same, objective, progress);
     for (const auto& r : rungs) count(report, r);
     record_rungs(report, rungs, sensitivity);
     return seeds_from(rungs);
@@ -181,13 +147,10 @@ void gradient_audit(const GpMechanism& m, const AuditSettings& s, const Box& box
 
   // Same covariates: both releases share Σ, so D_α = α/2 δᵀΣ⁻¹δ at every order and one search
   // (at the anchor order) finds the worst same-covariate pair for all of them.
-  const Found same =
-      search.run(m.n, true, s.restarts,
-                 seeds(true, obj.divergence(anchor), obj.divergence_oracle(anchor), false),
-                 obj.divergence(anchor), obj.divergence_oracle(anchor));
+  const ObjectiveSpec at_anchor{Kind::Divergence, anchor};
+  const Found same = search.run(m.n, true, s.restarts, seeds(true, at_anchor), at_anchor);
   count(report, same);
-  const std::vector<Start> general_seeds =
-      seeds(false, obj.divergence(anchor), obj.divergence_oracle(anchor), false);
+  const std::vector<Start> general_seeds = seeds(false, at_anchor);
   std::vector<Start> previous;
   for (const double alpha : alphas) {
     AuditOrder o;
@@ -195,8 +158,7 @@ void gradient_audit(const GpMechanism& m, const AuditSettings& s, const Box& box
     o.proven = curve(alpha);
     std::vector<Start> extra = general_seeds;
     extra.insert(extra.end(), previous.begin(), previous.end());
-    const Found general = search.run(m.n, false, s.restarts, extra, obj.divergence(alpha),
-                                     obj.divergence_oracle(alpha));
+    const Found general = search.run(m.n, false, s.restarts, extra, {Kind::Divergence, alpha});
     count(report, general);
     if (std::isfinite(general.best)) previous = {{general.witness, "previous order"}};
     o.lower = std::max(0.0, general.best);
@@ -219,9 +181,9 @@ void gradient_audit(const GpMechanism& m, const AuditSettings& s, const Box& box
   if (!s.sensitivity) return;
   report.sensitivity_searched = true;
   for (const bool same_mode : {true, false}) {
-    const Found f = search.run(m.n, same_mode, s.restarts,
-                               seeds(same_mode, obj.sensitivity(), obj.sensitivity_oracle(), true),
-                               obj.sensitivity(), obj.sensitivity_oracle());
+    const ObjectiveSpec sensitivity{Kind::Sensitivity, 0.0};
+    const Found f =
+        search.run(m.n, same_mode, s.restarts, seeds(same_mode, sensitivity), sensitivity);
     count(report, f);
     if (std::isfinite(f.best) && f.best > report.sensitivity_lower) {
       report.sensitivity_lower = f.best;
@@ -245,17 +207,21 @@ void gradient_audit(const GpMechanism& m, const AuditSettings& s, const Box& box
 // functional mechanism).
 void subplex_audit(const GpMechanism& m, const AuditSettings& s, const Box& box,
                    const RdpCurve& curve, const std::vector<double>& alphas, SeededRng& rng,
-                   AuditReport& report, const Progress& progress) {
+                   AuditReport& report, const Progress& progress, tasks::Executor* executor) {
   const PairCodec general(m, box, s.extra_test_points, false);
   const PairCodec same(m, box, s.extra_test_points, true);
-  const Objectives obj{m};
+  // The restarts' starts are drawn here, in the order the sequential search drew them.
+  auto search = [&](const PairCodec& codec, const ObjectiveSpec& objective) {
+    return run_subplex({m, box, s.extra_test_points, codec.same_covariate()},
+                       subplex_starts(codec, s.restarts, rng), objective, s.max_evals, s.threads,
+                       executor);
+  };
   for (const double alpha : alphas) {
     AuditOrder o;
     o.alpha = alpha;
     o.proven = curve(alpha);
     for (const PairCodec* codec : {&general, &same}) {
-      const Found found =
-          subplex_search(*codec, s.restarts, s.max_evals, rng, obj.divergence_oracle(alpha));
+      const Found found = search(*codec, {Kind::Divergence, alpha});
       count(report, found);
       if (found.best > o.lower) {
         o.lower = found.best;
@@ -265,8 +231,7 @@ void subplex_audit(const GpMechanism& m, const AuditSettings& s, const Box& box,
     finish_order(m, box, std::move(o), report, progress);
   }
   const bool functional = m.kind == MechanismKind::Functional;
-  const Found found = subplex_search(functional ? general : same, s.restarts, s.max_evals, rng,
-                                     obj.mean_distance());
+  const Found found = search(functional ? general : same, {Kind::MeanDistance, 0.0});
   count(report, found);
   report.mean_distance = std::max(0.0, found.best);
   report.distance_witness = found.witness;
@@ -286,7 +251,8 @@ AuditSearch parse_audit_search(const std::string& name) {
   throw InputError(fmt::format("unknown audit search '{}': expected gradient or subplex", name));
 }
 
-AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& progress) {
+AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& progress,
+                  tasks::Executor* executor) {
   require_parameter(m.kernel.has_value(), "kernel", "audit: needs a concrete kernel");
   require(std::isfinite(m.sigma),
           "audit: needs a finite σ (the auditor samples concrete posteriors)");
@@ -321,9 +287,9 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& 
   SeededRng rng(s.seed);
   report.rng = rng.description();
   if (search == AuditSearch::Gradient) {
-    gradient_audit(m, s, box, curve, alphas, rng, report, progress);
+    gradient_audit(m, s, box, curve, alphas, rng, report, progress, executor);
   } else {
-    subplex_audit(m, s, box, curve, alphas, rng, report, progress);
+    subplex_audit(m, s, box, curve, alphas, rng, report, progress, executor);
   }
   // (ε, δ): neighbours with the same covariates make an exact Gaussian mechanism; its exact ε(δ)
   // (Balle & Wang 2018, L draws scaling the distance by √L) is a lower bound on the mechanism's.

@@ -164,42 +164,77 @@ void Found::merge(const Found& other) {
   }
 }
 
-Found subplex_search(const PairCodec& codec, int restarts, int max_evals, SeededRng& rng,
-                     const ExactObjective& exact) {
-  Found out;
-  const int p = codec.size();
-  auto objective = [&](const std::vector<double>& u) {
-    const NeighbourPair pair = codec.decode(u);
-    const double v = exact(pair);
-    out.offer(v, pair);
-    return std::isfinite(v) ? v : 0.0;
-  };
+std::vector<std::vector<double>> subplex_starts(const PairCodec& codec, int restarts,
+                                                SeededRng& rng) {
+  std::vector<std::vector<double>> starts;
   for (int restart = 0; restart < restarts; ++restart) {
-    std::vector<double> u(p);
+    std::vector<double> u(static_cast<std::size_t>(codec.size()));
     for (auto& x : u) x = rng.uniform01();
     if (restart % 2 == 0) {  // half of the starts put every coordinate near a face of the cube
       for (auto& x : u) x = x < 0.5 ? std::min(x, 0.02) : std::max(x, 0.98);
     }
-    if (p == 0) {
-      objective(u);
-      continue;
-    }
-    nlopt::opt opt(nlopt::LN_SBPLX, static_cast<unsigned>(p));
-    opt.set_lower_bounds(std::vector<double>(p, 0.0));
-    opt.set_upper_bounds(std::vector<double>(p, 1.0));
-    opt.set_maxeval(max_evals);
-    opt.set_xtol_rel(1e-10);
-    auto thunk = [](const std::vector<double>& x, std::vector<double>&, void* data) {
-      return (*static_cast<decltype(objective)*>(data))(x);
-    };
-    opt.set_max_objective(thunk, &objective);
-    double f = 0;
-    try {
-      opt.optimize(u, f);
-    } catch (const std::exception&) {
-      // roundoff-limited / forced stop: the best point is already recorded by the objective.
-    }
+    starts.push_back(std::move(u));
   }
+  return starts;
+}
+
+Found subplex_from(const PairCodec& codec, std::vector<double> u, int max_evals,
+                   const ExactObjective& exact) {
+  Found out;
+  const int p = codec.size();
+  auto objective = [&](const std::vector<double>& v) {
+    const NeighbourPair pair = codec.decode(v);
+    const double value = exact(pair);
+    out.offer(value, pair);
+    return std::isfinite(value) ? value : 0.0;
+  };
+  if (p == 0) {
+    objective(u);
+    return out;
+  }
+  nlopt::opt opt(nlopt::LN_SBPLX, static_cast<unsigned>(p));
+  opt.set_lower_bounds(std::vector<double>(p, 0.0));
+  opt.set_upper_bounds(std::vector<double>(p, 1.0));
+  opt.set_maxeval(max_evals);
+  opt.set_xtol_rel(1e-10);
+  auto thunk = [](const std::vector<double>& x, std::vector<double>&, void* data) {
+    return (*static_cast<decltype(objective)*>(data))(x);
+  };
+  opt.set_max_objective(thunk, &objective);
+  double f = 0;
+  try {
+    opt.optimize(u, f);
+  } catch (const std::exception&) {
+    // roundoff-limited / forced stop: the best point is already recorded by the objective.
+  }
+  return out;
+}
+
+Found subplex_search(const PairCodec& codec, int restarts, int max_evals, SeededRng& rng,
+                     const ExactObjective& exact) {
+  Found out;
+  for (auto& u : subplex_starts(codec, restarts, rng)) {
+    out.merge(subplex_from(codec, std::move(u), max_evals, exact));
+  }
+  return out;
+}
+
+Found ascend_from(const PairCodec& codec, const Start& start, int max_iterations,
+                  const SmoothObjective& smooth, const ExactObjective& exact) {
+  Found out;
+  auto f = [&](const std::vector<double>& u, std::vector<double>* du) {
+    PairGradient g;
+    const double v = smooth(codec.decode(u), du ? &g : nullptr);
+    if (!std::isfinite(v)) return kNaN;
+    if (du) *du = codec.pull_back(g);
+    return v;
+  };
+  const std::vector<double> u0 = codec.encode(start.pair);
+  const NeighbourPair first = codec.decode(u0);
+  out.offer(exact(first), first, start.name);
+  const std::vector<double> u = projected_ascent(f, u0, max_iterations, out.evaluations);
+  const NeighbourPair last = codec.decode(u);
+  out.offer(exact(last), last, start.name);
   return out;
 }
 
@@ -207,21 +242,8 @@ Found gradient_search(const PairCodec& codec, const std::vector<Start>& starts, 
                       const SmoothObjective& smooth, const ExactObjective& exact, int threads) {
   std::vector<Found> slots(starts.size());
   parallel_for(static_cast<long>(starts.size()), threads, [&](long s) {
-    const Start& start = starts[static_cast<std::size_t>(s)];
-    Found& out = slots[static_cast<std::size_t>(s)];
-    auto f = [&](const std::vector<double>& u, std::vector<double>* du) {
-      PairGradient g;
-      const double v = smooth(codec.decode(u), du ? &g : nullptr);
-      if (!std::isfinite(v)) return kNaN;
-      if (du) *du = codec.pull_back(g);
-      return v;
-    };
-    const std::vector<double> u0 = codec.encode(start.pair);
-    const NeighbourPair first = codec.decode(u0);
-    out.offer(exact(first), first, start.name);
-    const std::vector<double> u = projected_ascent(f, u0, max_iterations, out.evaluations);
-    const NeighbourPair last = codec.decode(u);
-    out.offer(exact(last), last, start.name);
+    slots[static_cast<std::size_t>(s)] =
+        ascend_from(codec, starts[static_cast<std::size_t>(s)], max_iterations, smooth, exact);
   });
   Found all;
   for (const auto& s : slots) all.merge(s);

@@ -30,8 +30,15 @@ struct Found {
   void merge(const Found& other);
 };
 
+// `restarts` seeded random restarts, each a Subplex run from subplex_starts (in order, merged).
 Found subplex_search(const PairCodec& codec, int restarts, int max_evals, SeededRng& rng,
                      const ExactObjective& exact);
+// The restarts' starting points: uniform in the cube, every other one pushed to its faces.
+std::vector<std::vector<double>> subplex_starts(const PairCodec& codec, int restarts,
+                                                SeededRng& rng);
+// One restart: Subplex from u for at most max_evals evaluations, every point scored by `exact`.
+Found subplex_from(const PairCodec& codec, std::vector<double> u, int max_evals,
+                   const ExactObjective& exact);
 
 struct Start {
   NeighbourPair pair;
@@ -43,6 +50,9 @@ struct Start {
 // point is scored by `exact`. Starts run on `threads` workers; the result does not depend on it.
 Found gradient_search(const PairCodec& codec, const std::vector<Start>& starts, int max_iterations,
                       const SmoothObjective& smooth, const ExactObjective& exact, int threads);
+// One start of gradient_search.
+Found ascend_from(const PairCodec& codec, const Start& start, int max_iterations,
+                  const SmoothObjective& smooth, const ExactObjective& exact);
 
 // Hand-built worst-case candidates of the codec's shape: the differing point far from a clustered
 // core or on top of it (core responses against or with it), two opposite clusters, core on the

@@ -26,6 +26,7 @@
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/privacy/neighbour_pair.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::privacy {
 
@@ -43,7 +44,7 @@ struct AuditSettings {
   int extra_test_points = 2;  // free test points besides the differing points (≤ 50)
   bool continuation = true;   // gradient: grow worst pairs from n = 1 up to n
   bool sensitivity = true;    // gradient: also search ‖μ_D − μ_D'‖_{H−} against Δ_n
-  int threads = 1;            // workers for the starts (results do not depend on it)
+  int threads = 1;            // workers for the starts in process (results do not depend on it)
   std::uint64_t seed = 1;     // the search is seeded (an experiment, not a release)
   double delta = 1e-5;
   long draws = 1;
@@ -92,8 +93,12 @@ struct AuditReport {
   std::string rng;  // "seeded ... (NOT private)"
 };
 
-// Needs m.kernel and a finite σ (InputError otherwise). progress(msg) is called per order.
+// Needs m.kernel and a finite σ (InputError otherwise). progress(msg) is called per order. The
+// local searches (one per start or restart) run on s.threads in this process, or as
+// "audit.ascent" / "audit.subplex" tasks (privacy/audit_tasks.hpp) on `executor` when one is given;
+// the report is the same either way.
 AuditReport audit(const GpMechanism& m, const AuditSettings& s,
-                  const std::function<void(const std::string&)>& progress = {});
+                  const std::function<void(const std::string&)>& progress = {},
+                  tasks::Executor* executor = nullptr);
 
 }  // namespace gpdp::privacy

@@ -1,0 +1,124 @@
+#include "gpdp/privacy/audit_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+#include "gpdp/error.hpp"
+
+namespace gpdp::privacy {
+
+namespace {
+
+nlohmann::json matrix_json(const Eigen::MatrixXd& M) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < M.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (Eigen::Index j = 0; j < M.cols(); ++j) row.push_back(M(i, j));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+nlohmann::json pair_json(const NeighbourPair& p) {
+  return {{"X", matrix_json(p.X)},
+          {"y", matrix_json(p.y)},
+          {"X_prime", matrix_json(p.Xp)},
+          {"y_prime", matrix_json(p.yp)},
+          {"test", matrix_json(p.test)}};
+}
+
+nlohmann::json shape_json(const PairShape& s) {
+  return {{"n", s.n},
+          {"v", s.v},
+          {"v_prime", s.vp},
+          {"correlation", s.correlation},
+          {"core_mean_x", s.core_mean_x},
+          {"core_mean_x_prime", s.core_mean_xp},
+          {"residual_x", s.residual_x},
+          {"residual_x_prime", s.residual_xp},
+          {"sensitivity", s.sensitivity},
+          {"distance_x_x_prime", s.distance_x_xp},
+          {"nearest_core_x", std::isfinite(s.nearest_core_x) ? nlohmann::json(s.nearest_core_x)
+                                                             : nlohmann::json(nullptr)},
+          {"core_near_x", s.core_near_x},
+          {"core_at_bound", s.core_at_bound},
+          {"core_sign_balance", s.core_sign_balance},
+          {"on_boundary", s.on_boundary},
+          {"summary", s.summary}};
+}
+
+AuditSettings audit_settings_from_json(const nlohmann::json& j) {
+  require(j.is_object(), "audit: the settings must be a JSON object");
+  static const std::set<std::string> known{
+      "alphas",      "search", "restarts", "max_evals", "extra_test_points", "continuation",
+      "sensitivity", "seed",   "delta",    "draws",     "conversion",        "threads"};
+  for (const auto& [key, value] : j.items()) {
+    require(known.count(key) == 1, fmt::format("audit: unknown setting '{}'", key));
+  }
+  AuditSettings s;
+  s.alphas = j.value("alphas", s.alphas);
+  s.search = parse_audit_search(j.value("search", to_string(s.search)));
+  s.restarts = j.value("restarts", s.restarts);
+  s.max_evals = j.value("max_evals", s.max_evals);
+  s.extra_test_points = j.value("extra_test_points", s.extra_test_points);
+  s.continuation = j.value("continuation", s.continuation);
+  s.sensitivity = j.value("sensitivity", s.sensitivity);
+  s.seed = j.value("seed", s.seed);
+  s.delta = j.value("delta", s.delta);
+  s.draws = j.value("draws", s.draws);
+  s.conversion = parse_conversion(j.value("conversion", to_string(s.conversion)));
+  s.threads = j.value("threads", s.threads);
+  return s;
+}
+
+nlohmann::json audit_report_json(const AuditReport& report, const GpMechanism& mech,
+                                 const ResolvedBounds& b) {
+  nlohmann::json j;
+  j["violation"] = report.violation;
+  j["search"] = to_string(report.search);
+  j["draws"] = report.draws;
+  j["delta"] = report.proven.delta;
+  j["conversion"] = to_string(report.proven.conversion);
+  j["epsilon_proven"] = report.proven.epsilon;
+  j["alpha_star"] = report.proven.alpha;
+  j["epsilon_lower"] = report.epsilon_lower;
+  j["mean_distance"] = report.mean_distance;
+  j["distance_witness"] = pair_json(report.distance_witness);
+  j["Vn"] = b.Vn;
+  j["Delta_n"] = b.Delta_n;
+  j["sensitivity_lemma"] = to_string(mech.lemma);
+  j["mechanism"] = to_string(mech.kind);
+  j["rng"] = report.rng;
+  j["evaluations"] = report.evaluations;
+  j["singular_skipped"] = report.singular_skipped;
+  nlohmann::json orders = nlohmann::json::array();
+  for (const auto& o : report.orders) {
+    orders.push_back({{"alpha", o.alpha},
+                      {"rdp_proven", o.proven * static_cast<double>(report.draws)},
+                      {"rdp_lower", o.lower * static_cast<double>(report.draws)},
+                      {"violation", o.violation},
+                      {"start", o.start},
+                      {"shape", shape_json(o.shape)},
+                      {"witness", pair_json(o.witness)}});
+  }
+  j["orders"] = orders;
+  if (report.sensitivity_searched) {
+    j["sensitivity"] = {{"proven", report.sensitivity_proven},
+                        {"lower", report.sensitivity_lower},
+                        {"violation", report.sensitivity_violation},
+                        {"shape", shape_json(report.sensitivity_shape)},
+                        {"witness", pair_json(report.sensitivity_witness)}};
+  }
+  nlohmann::json rungs = nlohmann::json::array();
+  for (const auto& r : report.continuation) {
+    rungs.push_back({{"n", r.n}, {"rdp_lower", r.lower}, {"sensitivity_lower", r.sensitivity}});
+  }
+  j["continuation"] = {{"alpha", report.anchor_alpha}, {"rungs", rungs}};
+  return j;
+}
+
+}  // namespace gpdp::privacy
