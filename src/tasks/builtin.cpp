@@ -1,5 +1,8 @@
 // The task kinds of the library: one list per module (add yours to make_builtin_registry).
+#include "gpdp/attack/tasks.hpp"
 #include "gpdp/experiments/utility_tasks.hpp"
+#include "gpdp/ops/experiment_tasks.hpp"
+#include "gpdp/privacy/audit_tasks.hpp"
 #include "gpdp/release/draw_task.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/tasks/registry.hpp"
@@ -20,6 +23,9 @@ Registry make_builtin_registry() {
   registry.add("rng.normals", &rng_normals);
   registry.add(experiments::utility_tasks());
   registry.add(release::release_tasks());
+  registry.add(attack::attack_tasks());
+  registry.add(ops::ops_tasks());
+  registry.add(privacy::audit_tasks());
   return registry;
 }
 }  // namespace
