@@ -6,38 +6,18 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "gpdp/reproduce/attack.hpp"
-#include "gpdp/reproduce/ops.hpp"
-#include "gpdp/reproduce/utility.hpp"
+#include "gpdp/reproduce/targets.hpp"
 
 namespace gpdp::python {
-
-namespace {
-// Every target of the library, and the driver that runs it.
-using Driver = void (*)(const std::string&, const reproduce::Options&, tasks::Executor&);
-std::vector<std::pair<reproduce::Target, Driver>> all_targets() {
-  std::vector<std::pair<reproduce::Target, Driver>> out;
-  for (const auto& t : reproduce::utility_targets()) out.emplace_back(t, &reproduce::run_utility);
-  for (const auto& t : reproduce::attack_targets()) {
-    out.emplace_back(t, &reproduce::run_attack_figure);
-  }
-  for (const auto& t : reproduce::ops_targets()) out.emplace_back(t, &reproduce::run_ops);
-  return out;
-}
-Driver driver_of(const std::string& target) {
-  for (const auto& [t, driver] : all_targets()) {
-    if (t.name == target) return driver;
-  }
-  return &reproduce::run_utility;  // which names the known utility targets in its error
-}
-}  // namespace
 
 void bind_reproduce(py::module_& m) {
   m.def(
       "reproduce_targets",
       [] {
         std::vector<std::pair<std::string, std::string>> out;
-        for (const auto& [t, driver] : all_targets()) out.emplace_back(t.name, t.description);
+        for (const auto& r : reproduce::all_targets()) {
+          out.emplace_back(r.target.name, r.target.description);
+        }
         return out;
       },
       "The targets gpdp._core.reproduce runs: [(name, description)].");
@@ -49,9 +29,8 @@ void bind_reproduce(py::module_& m) {
         reproduce::Options options{out_dir, quick,      pairs,       seed,
                                    workers, conversion, sensitivity, data_dir};
         tasks::CallbackExecutor executor = callback_executor(map_tasks);
-        const Driver driver = driver_of(target);
         const py::gil_scoped_release release;
-        driver(target, options, executor);
+        reproduce::run_target(target, options, executor);
       },
       py::arg("target"), py::arg("map_tasks"), py::kw_only(), py::arg("out_dir"),
       py::arg("quick") = false, py::arg("pairs") = 0, py::arg("seed") = 20260616,

@@ -1,0 +1,29 @@
+#include "gpdp/reproduce/targets.hpp"
+
+#include <fmt/format.h>
+
+#include "gpdp/error.hpp"
+#include "gpdp/reproduce/attack.hpp"
+#include "gpdp/reproduce/ops.hpp"
+#include "gpdp/reproduce/utility.hpp"
+
+namespace gpdp::reproduce {
+
+std::vector<Registered> all_targets() {
+  std::vector<Registered> out;
+  for (auto& t : utility_targets()) out.push_back({std::move(t), &run_utility});
+  for (auto& t : attack_targets()) out.push_back({std::move(t), &run_attack_figure});
+  for (auto& t : ops_targets()) out.push_back({std::move(t), &run_ops});
+  return out;
+}
+
+void run_target(const std::string& name, const Options& options, tasks::Executor& executor) {
+  std::string known;
+  for (const auto& r : all_targets()) {
+    if (r.target.name == name) return r.run(name, options, executor);
+    known += (known.empty() ? "" : ", ") + r.target.name;
+  }
+  throw InputError(fmt::format("reproduce: unknown target '{}' (known: {})", name, known));
+}
+
+}  // namespace gpdp::reproduce
