@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import REPO
 
 pytest.importorskip("dask.distributed")
 
@@ -30,8 +31,7 @@ def cli_attack(cli, tmp_path_factory):
     return text, json_report, (out / "roc.csv").read_bytes()
 
 
-@pytest.mark.parametrize("scheduler", ["local:1", "local:2"])
-def test_attack_sweep_same_report_as_the_cli(cli_attack, tmp_path, scheduler):
+def test_attack_sweep_same_report_as_the_cli(cli_attack, tmp_path, scheduler="local:2"):
     text = distributed("attack", *ATTACK, "--roc-csv", tmp_path / "roc.csv",
                        "--scheduler", scheduler).stdout
     json_report = distributed("attack", *ATTACK, "--json", "--quiet",
@@ -54,7 +54,7 @@ def test_fig2_same_files_as_the_cli(cli_fig2, tmp_path, scheduler):
 
 def test_ops_repeats_same_table_as_the_cli(cli, tmp_path):
     """ops-abalone --quick with 2 repeats: 32 "ops.repeat" tasks on 2 worker processes."""
-    args = ["ops-abalone", "--quick", "--pairs", "2", "--seed", "9"]
+    args = ["ops-abalone", "--quick", "--pairs", "2", "--seed", "9", "--data-dir", REPO / "data"]
     cli("reproduce", *args, "--out", tmp_path / "cli")
     distributed("reproduce", *args, "--out", tmp_path / "dask", "--scheduler", "local:2")
     for name in ("ops-abalone.csv", "ops-abalone.md"):
