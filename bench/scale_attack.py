@@ -10,8 +10,8 @@ and the per-task cost of Figure 2 at the paper's size (docs/scale.md, "Attack sw
    the speed-up against the 1-worker run of the same invocation, the workers' seconds per task and
    the time outside tasks (coordinator: bounds, reductions, plots; scheduler round trips).
 2. Reruns one task per r of that sweep (seed 0) at the paper's size (10⁴ + 10⁴ datasets per
-   hypothesis) in this process on one BLAS thread, as a worker runs it: the per-task cost of the
-   full Figure 2.
+   hypothesis) in this process on one BLAS thread, as a worker runs it: the per-task cost (CPU
+   seconds, which do not depend on how loaded the shared cores are) of the full Figure 2.
 3. Projects the full Figure 2 (13 r x 10 seeds = 130 tasks) on 64 workers. A task cannot be split,
    so the makespan is at least max(c_max, 130 c_mean / 64) and, with greedy scheduling, at most
    ceil(130 / 64) c_max (c = the per-task costs of step 2); the time outside tasks of step 1 is
@@ -54,22 +54,23 @@ def timed_run(pairs, workers, out, recorded):
             out_dir=str(out), quick=True, pairs=pairs, workers=workers,
         )
         wall = time.perf_counter() - start
-    return wall, stats.seconds.get("attack.lira", [])
+    return wall, stats.seconds.get("attack.lira", []), stats.cpu_seconds.get("attack.lira", [])
 
 
 def paper_size_costs(recorded):
-    """One task per r (seed index 0) at 10^4 + 10^4 datasets, timed in this process."""
+    """One task per r (seed index 0) at 10^4 + 10^4 datasets, in this process: CPU seconds (the
+    task's cost even where the cores are shared; BLAS on one thread) and wall seconds."""
     costs = {}
     for kind, params in recorded:
         p = json.loads(params)
         if p["r"] in costs or kind != "attack.lira":
             continue
         p["options"]["sizes"] = {"shadow": PAPER_DATASETS, "eval": PAPER_DATASETS}
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         _core.run_task(kind, json.dumps(p))
-        costs[p["r"]] = time.perf_counter() - start
-        print(f"    r = {p['r']:<5g} {costs[p['r']]:.2f} s per task at {PAPER_DATASETS} datasets",
-              flush=True)
+        costs[p["r"]] = time.process_time() - cpu
+        print(f"    r = {p['r']:<5g} {costs[p['r']]:.2f} CPU s per task at {PAPER_DATASETS} "
+              f"datasets ({time.perf_counter() - wall:.2f} s wall)", flush=True)
     return costs
 
 
@@ -82,12 +83,14 @@ def main():
     out = pathlib.Path(args.out or tempfile.mkdtemp(prefix="gpdp-scale-attack-"))
     runs, recorded = {}, []
     for w in args.workers:
-        wall, seconds = timed_run(args.pairs, w, out / f"workers-{w}", recorded)
+        wall, seconds, cpu = timed_run(args.pairs, w, out / f"workers-{w}", recorded)
         runs[w] = {"wall_s": wall, "tasks": len(seconds), "task_s_total": sum(seconds),
-                   "task_s_mean": statistics.mean(seconds), "task_s_max": max(seconds)}
+                   "task_s_mean": statistics.mean(seconds), "task_s_max": max(seconds),
+                   "task_cpu_s_mean": statistics.mean(cpu)}
         r = runs[w]
-        print(f"{w} worker(s): {wall:.1f} s wall; {r['tasks']} tasks, mean {r['task_s_mean']:.2f} s, "
-              f"max {r['task_s_max']:.2f} s, total {r['task_s_total']:.1f} task-s", flush=True)
+        print(f"{w} worker(s): {wall:.1f} s wall; {r['tasks']} tasks, mean {r['task_s_mean']:.2f} s "
+              f"wall ({r['task_cpu_s_mean']:.2f} s CPU), max {r['task_s_max']:.2f} s, total "
+              f"{r['task_s_total']:.1f} task-s", flush=True)
     base = min(args.workers)
     for w in args.workers:
         if w != base:
