@@ -245,7 +245,7 @@ TEST_F(ServeApi, NothingPrivateInResponsesOrLogs) {
   EXPECT_EQ(everything.find("NOT_FOR_RELEASE"), std::string::npos);
   EXPECT_EQ(everything.find("gpdp-path-1"), std::string::npos);
   // One log line per request, with counts but no coordinates or values.
-  const std::string log = server->stdout_text();
+  const std::string log = server->stdout_text_with("POST \"/v1/releases/grid/query\" 200");
   EXPECT_NE(log.find("POST \"/v1/releases/grid/query\" 200"), std::string::npos) << log;
   EXPECT_NE(log.find("points=1 new=1"), std::string::npos);
   EXPECT_EQ(log.find("0.123456789"), std::string::npos);

@@ -47,7 +47,7 @@ TEST(ServeCrash, KillNineDuringQueriesLosesNoAnswer) {
   const std::string config =
       write_serve_config(dir, {release_entry(release)}, R"({"rate_per_second": 0, "threads": 4})");
   std::mt19937_64 gen(77);  // kill times: fixed seed
-  std::uniform_real_distribution<double> when(0.2, 0.8);
+  std::uniform_real_distribution<double> when(0.0, 0.3);
   Answers answers;
   std::mutex m;
   int killed_mid_stream = 0;
@@ -73,7 +73,18 @@ TEST(ServeCrash, KillNineDuringQueriesLosesNoAnswer) {
         ASSERT_EQ(a["value"][i].get<double>(), want[start + i]) << "round " << round;
     }
     if (round == 3) break;
+    const std::size_t before = answers.size();
     std::thread stream(query_stream, server.port(), 1000 + round, std::ref(answers), std::ref(m));
+    // Kill at a random moment once the stream has had a few answers (not at a fixed time: on a
+    // loaded machine a fixed time can come before the first answer), at most 60 s on.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+      {
+        std::lock_guard lock(m);
+        if (answers.size() >= before + 8) break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     std::this_thread::sleep_for(std::chrono::duration<double>(when(gen)));
     killed_mid_stream += server.stop(SIGKILL) == -SIGKILL;
     stream.join();

@@ -151,6 +151,17 @@ int ServerProcess::stop(int signal) {
 ServerProcess::~ServerProcess() { stop(SIGKILL); }
 
 std::string ServerProcess::stdout_text() const { return read_text(out_); }
+
+std::string ServerProcess::stdout_text_with(const std::string& needle,
+                                            std::chrono::seconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string text = stdout_text();
+  while (text.find(needle) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    text = stdout_text();
+  }
+  return text;
+}
 std::string ServerProcess::stderr_text() const { return read_text(err_); }
 
 }  // namespace gpdp::test

@@ -46,6 +46,10 @@ class ServerProcess {
   int stop(int signal);
   int exit_code() const { return exit_code_; }
   std::string stdout_text() const;  // the request log
+  // The request log once it contains `needle`, or as it is after `timeout`: a log line is written
+  // after its response has gone, so a client may see the response before the line.
+  std::string stdout_text_with(const std::string& needle,
+                               std::chrono::seconds timeout = std::chrono::seconds(10)) const;
   std::string stderr_text() const;
 
   static constexpr int kRunning = 1000;
