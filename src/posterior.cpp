@@ -2,18 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <mutex>
 
 #include "gpdp/error.hpp"
+#include "gpdp/memory.hpp"
 #include "gpdp/samplers/markov.hpp"
 
 namespace gpdp {
 
 struct Posterior::Dense {
   std::once_flag once;
-  Eigen::LLT<Eigen::MatrixXd> factor;
+  CholeskyFactor factor;
   Eigen::VectorXd weights;
   std::atomic<bool> ready{false};
 };
@@ -38,23 +40,47 @@ Posterior::Posterior(Kernel kernel, Points X, Eigen::VectorXd y, Hyperparameters
   }
 }
 
+namespace {
+// Refuses a dense query of `m` points before it allocates: the factorisation if still pending, the
+// query's n x m blocks (`nm` of them) and m x m blocks (`mm` of them).
+void check_query_memory(const Posterior& p, const char* what, double m, double nm, double mm) {
+  const auto n = static_cast<double>(p.n());
+  const double bytes = p.pending_factor_bytes() + static_cast<double>(dense_bytes(n, m, nm)) +
+                       static_cast<double>(dense_bytes(m, m, mm));
+  require_memory(bytes,
+                 fmt::format("posterior {} at m = {:.0f} point(s) with n = {:.0f}", what, m, n),
+                 fmt::format("{}{} n x m and {} m x m matrices of doubles",
+                             p.has_dense_factor() ? "" : "the n x n factorisation, ", nm, mm));
+}
+}  // namespace
+
+double Posterior::pending_factor_bytes() const {
+  if (has_dense_factor()) return 0.0;
+  const auto n = static_cast<double>(X_.rows());
+  return static_cast<double>(dense_bytes(n, n));
+}
+
 const Posterior::Dense& Posterior::dense() const {
   std::call_once(dense_->once, [this] {
+    require_memory(pending_factor_bytes(),
+                   fmt::format("the posterior's Cholesky factorisation at n = {} data points", n()),
+                   "K + r²I, an n x n matrix of doubles factorised in place");
     Eigen::MatrixXd k = kernel_.gram(X_);
     k.diagonal().array() += theta_.r * theta_.r;
-    dense_->factor.compute(k);
-    if (dense_->factor.info() != Eigen::Success) {
+    auto factor = CholeskyFactor::compute(std::move(k));
+    if (!factor) {
       throw NumericalError(
           fmt::format("posterior: K + r²I (n = {}, r = {}) is not numerically positive definite",
                       n(), theta_.r));
     }
+    dense_->factor = std::move(*factor);
     dense_->weights = dense_->factor.solve(y_);
     dense_->ready.store(true, std::memory_order_release);
   });
   return *dense_;
 }
 
-const Eigen::LLT<Eigen::MatrixXd>& Posterior::factor() const { return dense().factor; }
+const CholeskyFactor& Posterior::factor() const { return dense().factor; }
 
 bool Posterior::has_dense_factor() const { return dense_->ready.load(std::memory_order_acquire); }
 
@@ -74,6 +100,7 @@ Eigen::VectorXd Posterior::mean(const Points& xs) const {
     markov_->mean_and_variance(xs.col(0), &mu, nullptr);
     return mu;
   }
+  check_query_memory(*this, "mean", static_cast<double>(xs.rows()), 1, 0);
   return kernel_.cross(xs, X_) * weights();
 }
 
@@ -85,6 +112,7 @@ Eigen::VectorXd Posterior::variance(const Points& xs) const {
     markov_->mean_and_variance(xs.col(0), nullptr, &kd);
     return s2 * kd;
   }
+  check_query_memory(*this, "variance", static_cast<double>(xs.rows()), 2, 0);
   const Eigen::MatrixXd v = factor().matrixL().solve(kernel_.cross(X_, xs));
   const Eigen::VectorXd prior = Eigen::VectorXd::Ones(xs.rows());  // k(x, x) = 1
   const Eigen::VectorXd kd = (prior - v.colwise().squaredNorm().transpose()).cwiseMax(0.0);
@@ -94,6 +122,8 @@ Eigen::VectorXd Posterior::variance(const Points& xs) const {
 Eigen::MatrixXd Posterior::cross_covariance(const Points& a, const Points& b) const {
   check_query(a);
   check_query(b);
+  const auto ma = static_cast<double>(a.rows()), mb = static_cast<double>(b.rows());
+  check_query_memory(*this, "cross-covariance", std::max(ma, mb), 4, ma * mb / std::max(ma, mb));
   const Eigen::MatrixXd va = factor().matrixL().solve(kernel_.cross(X_, a));
   const Eigen::MatrixXd vb = factor().matrixL().solve(kernel_.cross(X_, b));
   return theta_.sigma * theta_.sigma * (kernel_.cross(a, b) - va.transpose() * vb);
@@ -101,6 +131,7 @@ Eigen::MatrixXd Posterior::cross_covariance(const Points& a, const Points& b) co
 
 Eigen::MatrixXd Posterior::covariance(const Points& xs) const {
   check_query(xs);
+  check_query_memory(*this, "covariance", static_cast<double>(xs.rows()), 2, 1);
   const Eigen::MatrixXd v = factor().matrixL().solve(kernel_.cross(X_, xs));
   Eigen::MatrixXd c = kernel_.gram(xs);
   c.noalias() -= v.transpose() * v;
@@ -131,6 +162,7 @@ Eigen::VectorXd Posterior::excursion_probability(const Points& xs, double thresh
 double Posterior::effective_dimension() const {
   if (markov_) return markov_->effective_dimension();
   // tr(K (K + r²I)⁻¹) = n − r² tr((K + r²I)⁻¹), and tr(A⁻¹) = ‖L⁻¹‖_F².
+  check_query_memory(*this, "effective dimension", static_cast<double>(n()), 2, 0);
   const Eigen::MatrixXd linv = factor().matrixL().solve(Eigen::MatrixXd::Identity(n(), n()));
   return static_cast<double>(n()) - theta_.r * theta_.r * linv.squaredNorm();
 }

@@ -1,12 +1,13 @@
 #include "gpdp/sample_path.hpp"
 
 #include <fmt/format.h>
-#include <lapacke.h>
 
 #include <cmath>
 #include <limits>
 
 #include "gpdp/error.hpp"
+#include "gpdp/factorisation.hpp"
+#include "gpdp/memory.hpp"
 #include "gpdp/sampler.hpp"
 #include "gpdp/samplers/dense.hpp"
 #include "gpdp/samplers/markov.hpp"
@@ -29,6 +30,25 @@ Eigen::MatrixXd path_cov(const Posterior& post, double eta, const Points& a, con
   Eigen::MatrixXd c = post.cross_covariance(a, b);
   if (eta > 0) c += eta * eta * post.kernel().cross(a, b);
   return c;
+}
+
+// Refuses a dense conditional draw of m fresh points given k answered ones before it allocates:
+// the pending n x n factorisation, A = Cov f(P) with dsyevd's workspace and its support (4 k x k),
+// the k x m cross blocks (2), the m x m conditional covariance and its factor (2), and the n x (k +
+// m) solves of the cross-covariances (2).
+void check_conditional_memory(const Posterior& post, Eigen::Index k, Eigen::Index m) {
+  const auto kd = static_cast<double>(k), md = static_cast<double>(m);
+  const auto n = static_cast<double>(post.n());
+  require_memory(post.pending_factor_bytes() + static_cast<double>(dense_bytes(kd, kd, 4)) +
+                     static_cast<double>(dense_bytes(kd, md, 2)) +
+                     static_cast<double>(dense_bytes(md, md, 2)) +
+                     static_cast<double>(dense_bytes(n, kd + md, 2)),
+                 fmt::format("lazy path: conditioning {} new point(s) on {} answered one(s) with "
+                             "n = {}",
+                             m, k, post.n()),
+                 "(k + m) x (k + m) covariance blocks, their eigendecomposition and factor",
+                 "fewer points per query, a coarser grid, or the 1-D exponential kernel with η = 0 "
+                 "(O(n + k + m) Markov engine)");
 }
 
 }  // namespace
@@ -131,20 +151,14 @@ Eigen::VectorXd SamplePath::draw_new(const Points& fresh, const Grid* grid, Rng&
         .col(0);
   }
   const Eigen::Index k = points_.rows();
-  if (k + fresh.rows() > 30000) {
-    throw InputError(fmt::format(
-        "lazy path: conditioning {} new point(s) on {} answered ones needs dense matrices of that "
-        "size; this is only O(n + k + m) for the 1-D exponential kernel with η = 0",
-        fresh.rows(), k));
-  }
+  check_conditional_memory(posterior_, k, fresh.rows());
   // Pseudo-inverse of A = Cov f(P) on its support by a symmetric eigendecomposition (LAPACK
   // dsyevd): eigenvalues ≤ k·ε·λmax are treated as 0. Answered values lie in that support
   // (they were drawn from this law), so the conditional law is exact up to that tolerance.
   Eigen::MatrixXd a = path_cov(posterior_, eta_, points_, points_);
-  Eigen::VectorXd lambda(k);
-  const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', static_cast<lapack_int>(k),
-                                         a.data(), static_cast<lapack_int>(k), lambda.data());
-  if (info != 0) throw NumericalError(fmt::format("lazy path: LAPACKE_dsyevd failed ({})", info));
+  Eigen::VectorXd lambda;
+  if (const int info = symmetric_eigen(a, lambda); info != 0)
+    throw NumericalError(fmt::format("lazy path: the eigendecomposition failed ({})", info));
   const double lmax = std::max(lambda.maxCoeff(), 0.0);
   const double tol = static_cast<double>(k) * std::numeric_limits<double>::epsilon() * lmax;
   Eigen::Index r = 0;

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/factorisation.hpp"
 #include "gpdp/version.hpp"
 #include "parameter_flags.hpp"
 
@@ -37,6 +38,17 @@ int main(int argc, char** argv) {
       gpdp::kVersion)};
   app.set_version_flag("--version", gpdp::kVersion);
   app.require_subcommand(1);
+  // Before or after the subcommand (fallthrough); its callback runs before the subcommand's.
+  app.add_option_function<std::string>(
+         "--factor",
+         [](const std::string& device) {
+           gpdp::set_factor_device(gpdp::parse_factor_device(device));
+         },
+         "Device of the dense factorisations (Cholesky, eigendecomposition) of every command: "
+         "cpu (default) or gpu (cuSOLVER; needs a gpdp built with -DGPDP_CUDA=ON and a CUDA "
+         "device, refused otherwise). Random draws always stay on the CPU's generator.")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
+  app.fallthrough();
   gpdp::cli::install_commands(app);
   try {
     app.parse(argc, argv);

@@ -49,6 +49,13 @@ class NumericalError : public Error {
   using Error::Error;
 };
 
+// A request needs more of the machine than it has (memory for a dense factorisation, ...): refused
+// before anything is allocated, with what it needs, what is available and what to do instead.
+class ResourceError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Throws InputError(message) unless condition holds.
 inline void require(bool condition, const std::string& message) {
   if (!condition) throw InputError(message);

@@ -8,10 +8,10 @@
 // variance, excursion probability, d_eff and the weights come from an O(n) state-space engine
 // (samplers/markov.hpp) and the n x n factorisation is never formed unless covariance(),
 // cross_covariance() or factor() is asked for.
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <memory>
 
+#include "gpdp/factorisation.hpp"
 #include "gpdp/kernel.hpp"
 
 namespace gpdp {
@@ -38,10 +38,15 @@ class Posterior {
 
   // (K + r² I)⁻¹ y, the representer weights of μ_D (O(n) for the 1-D exponential kernel).
   const Eigen::VectorXd& weights() const;
-  // Cholesky factor of K + r² I (computed on first call: O(n³) time, n² memory).
-  const Eigen::LLT<Eigen::MatrixXd>& factor() const;
+  // Cholesky factor of K + r² I (computed on first call: O(n³) time, n² memory), on the device
+  // factor_device() selects (gpdp/factorisation.hpp).
+  const CholeskyFactor& factor() const;
   // Whether factor() has been computed (the 1-D exponential kernel avoids it for mean/variance).
   bool has_dense_factor() const;
+  // Bytes factor() still has to allocate (K + r² I, factorised in place: n² doubles; 0 once built).
+  // Every dense query checks it, with its own n x m and m x m work, against available_memory()
+  // (gpdp/memory.hpp) and throws ResourceError before allocating when it does not fit.
+  double pending_factor_bytes() const;
   // The O(n) Kalman engine when the kernel is exponential in 1-D, else nullptr.
   const OrnsteinUhlenbeckPosterior* markov() const { return markov_.get(); }
 

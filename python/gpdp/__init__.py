@@ -16,7 +16,11 @@ Arrays: points are float64 (m, d) arrays, or (m,) when d = 1; C- or F-ordered or
 are read in place (mean, variance and excursion_probability copy only blocks of about 8 MiB at a
 time). Other dtypes raise TypeError (convert with .astype(numpy.float64)); wrong shapes raise
 ValueError. Library errors raise gpdp.InputError (a ValueError), gpdp.PrivacyError,
-gpdp.NumericalError (an ArithmeticError), all subclasses of gpdp.Error, with the C++ message.
+gpdp.NumericalError (an ArithmeticError), gpdp.ResourceError (a MemoryError: a dense request
+refused before allocating), all subclasses of gpdp.Error, with the C++ message.
+
+Dense factorisations run on the CPU unless gpdp.set_factor_device("gpu") selects cuSOLVER (a
+build with -DGPDP_CUDA=ON and a CUDA device; docs/scale.md).
 """
 
 from . import _core
@@ -29,11 +33,15 @@ from ._core import (
     NumericalError,
     Posterior,
     PrivacyError,
+    ResourceError,
     Rng,
     SamplePath,
     SecureRng,
     SeededRng,
     __version__,
+    factor_device,
+    gpu_unavailable_reason,
+    set_factor_device,
 )
 from . import privacy, attack, experiments, release, preview  # noqa: E402  (submodules; gpdp.plot on demand)
 
@@ -46,12 +54,16 @@ __all__ = [
     "NumericalError",
     "Posterior",
     "PrivacyError",
+    "ResourceError",
     "Rng",
     "SamplePath",
     "SecureRng",
     "SeededRng",
     "__version__",
     "attack",
+    "factor_device",
+    "gpu_unavailable_reason",
+    "set_factor_device",
     "experiments",
     "preview",
     "privacy",

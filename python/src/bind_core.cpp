@@ -8,6 +8,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "gpdp/domain.hpp"
+#include "gpdp/factorisation.hpp"
 #include "gpdp/grid.hpp"
 #include "gpdp/kernel.hpp"
 #include "gpdp/posterior.hpp"
@@ -302,7 +303,24 @@ void bind_sample_path(py::module_& m) {
 
 }  // namespace
 
+// The device of the dense factorisations (gpdp/factorisation.hpp), process-wide.
+void bind_factorisation(py::module_& m) {
+  m.def(
+      "set_factor_device",
+      [](const std::string& device) { set_factor_device(parse_factor_device(device)); },
+      py::arg("device"),
+      "Run every later dense factorisation (Cholesky, eigendecomposition) on 'cpu' (default) or "
+      "'gpu' (cuSOLVER). 'gpu' raises gpdp.ResourceError, with the reason, when this build has no "
+      "CUDA support or no CUDA device is present. Random draws stay on the CPU's generator.");
+  m.def(
+      "factor_device", [] { return std::string(to_string(factor_device())); },
+      "The device of the dense factorisations: 'cpu' or 'gpu'.");
+  m.def("gpu_unavailable_reason", &gpu_unavailable_reason,
+        "Why set_factor_device('gpu') would be refused here, or '' when a GPU can be used.");
+}
+
 void bind_core(py::module_& m) {
+  bind_factorisation(m);
   bind_domains(m);
   bind_kernel(m);
   bind_rngs(m);

@@ -4,9 +4,10 @@
 //   gpdp::InputError     -> gpdp.InputError (also a ValueError)
 //   gpdp::PrivacyError   -> gpdp.PrivacyError
 //   gpdp::NumericalError -> gpdp.NumericalError (also an ArithmeticError)
+//   gpdp::ResourceError  -> gpdp.ResourceError (also a MemoryError): refused before allocating
 //   any other gpdp::Error, and any other std::exception from the library -> gpdp.Error
 //   std::bad_alloc       -> MemoryError
-// All four gpdp classes derive from gpdp.Error (a RuntimeError). Arguments that cannot be converted
+// All five gpdp classes derive from gpdp.Error (a RuntimeError). Arguments that cannot be converted
 // (a wrong dtype or a wrong number of array dimensions) raise TypeError / ValueError in the
 // bindings before the library is called; every other check is the library's own.
 #include <pybind11/eval.h>
@@ -31,7 +32,10 @@ class PrivacyError(Error):
     """A privacy requirement cannot be met or would be violated."""
 class NumericalError(Error, ArithmeticError):
     """A numerical procedure failed (e.g. a factorisation)."""
-for _c in (Error, InputError, PrivacyError, NumericalError):
+class ResourceError(Error, MemoryError):
+    """Refused before allocating: the request needs more memory (or device) than is available;
+    the message says what it needs, what is available and what to do instead."""
+for _c in (Error, InputError, PrivacyError, NumericalError, ResourceError):
     _c.__module__ = "gpdp"
 del _c
 )",
@@ -47,6 +51,8 @@ del _c
       PyErr_SetString(mod.attr("PrivacyError").ptr(), e.what());
     } catch (const gpdp::NumericalError& e) {
       PyErr_SetString(mod.attr("NumericalError").ptr(), e.what());
+    } catch (const gpdp::ResourceError& e) {
+      PyErr_SetString(mod.attr("ResourceError").ptr(), e.what());
     } catch (const gpdp::Error& e) {
       PyErr_SetString(mod.attr("Error").ptr(), e.what());
     } catch (const py::builtin_exception&) {

@@ -102,10 +102,11 @@ def test_library_errors_are_one_hierarchy():
     # docs/python.md "Errors": every library exception is a gpdp.Error (a RuntimeError); the three
     # kinds are also the matching built-in exceptions.
     assert issubclass(gpdp.Error, RuntimeError)
-    for kind in (gpdp.InputError, gpdp.PrivacyError, gpdp.NumericalError):
+    for kind in (gpdp.InputError, gpdp.PrivacyError, gpdp.NumericalError, gpdp.ResourceError):
         assert issubclass(kind, gpdp.Error) and kind.__module__ == "gpdp"
     assert issubclass(gpdp.InputError, ValueError)
     assert issubclass(gpdp.NumericalError, ArithmeticError)
+    assert issubclass(gpdp.ResourceError, MemoryError)
     with pytest.raises(gpdp.InputError, match="width"):
         gpdp.experiments.hexbin(np.zeros((3, 2)), np.zeros(3), box=gpdp.Box.parse("0:1,0:1"), width=0.0)
     with pytest.raises(gpdp.InputError, match="releases must be ≥ 1"):

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 SCRIPT = textwrap.dedent(
@@ -52,3 +53,73 @@ def test_million_point_mean_reads_the_array_in_place():
     # the copy overlaps the block work space at the peak).
     assert inplace_kib < output_kib + 0.75 * input_kib, (inplace_kib, copied_kib)
     assert copied_kib > inplace_kib + 0.3 * input_kib, (inplace_kib, copied_kib)
+
+
+REFUSAL = textwrap.dedent(
+    """
+    import numpy as np, gpdp
+
+    def rss_kib(field):
+        for line in open("/proc/self/status"):
+            if line.startswith(field):
+                return int(line.split()[1])
+
+    open("/proc/self/clear_refs", "w").write("5")  # reset VmHWM to the current RSS
+    before = rss_kib("VmRSS:")
+    # n = 2·10⁵ records: K + r²I alone is 320 GB; m = 10 query points.
+    X = np.linspace(0, 1, 200_000); y = np.zeros_like(X)
+    post = gpdp.Posterior(gpdp.Kernel.squared_exponential(0.2), X, y, r=0.5)
+    try:
+        post.variance(np.linspace(0, 1, 10))
+        print("not refused")
+    except gpdp.ResourceError as e:
+        print(rss_kib("VmHWM:") - before)
+        print(e)
+    """
+)
+
+
+def test_a_dense_request_beyond_the_machine_is_refused_before_allocating():
+    # docs/scale.md: the posterior's n x n factorisation (320 GB at n = 2·10⁵) is refused with a
+    # gpdp.ResourceError (a MemoryError) naming what it needs, what is available and the
+    # alternatives, and the process's peak resident memory grows by the inputs only (2 x 1.6 MB).
+    try:
+        open("/proc/self/clear_refs", "w").write("5")
+    except OSError:
+        pytest.skip("/proc/self/clear_refs is not writable here (peak RSS cannot be reset)")
+    proc = subprocess.run(
+        [sys.executable, "-c", REFUSAL], capture_output=True, text=True, check=True, timeout=120
+    )
+    lines = proc.stdout.splitlines()
+    assert lines[0] != "not refused", proc.stdout
+    peak_rise_kib, message = int(lines[0]), "\n".join(lines[1:])
+    assert peak_rise_kib < 64 * 1024, proc.stdout  # nothing of one 320 GB matrix touched
+    for needle in ("needs 320.00 GB", "available", "hexbin", "fewer points", "n = 200000"):
+        assert needle in message, message
+
+
+def test_limit_override_and_typed_refusal(monkeypatch):
+    # GPDP_MEMORY_LIMIT replaces the probe: a 300-point posterior (0.72 MB) fits 2M, not 100K.
+    import gpdp
+
+    X = np.linspace(0, 1, 300)
+    post = gpdp.Posterior(gpdp.Kernel.squared_exponential(0.2), X, np.sin(X), r=0.5)
+    monkeypatch.setenv("GPDP_MEMORY_LIMIT", "100K")
+    with pytest.raises(MemoryError, match="needs 1 MB of memory"):
+        post.variance(X[:5])
+    monkeypatch.setenv("GPDP_MEMORY_LIMIT", "2M")
+    assert np.all(post.variance(X[:5]) >= 0)
+
+
+def test_gpu_selection_is_refused_with_the_reason_when_unavailable():
+    import gpdp
+
+    assert gpdp.factor_device() == "cpu"
+    with pytest.raises(gpdp.InputError, match="cpu or gpu"):
+        gpdp.set_factor_device("tpu")
+    reason = gpdp.gpu_unavailable_reason()
+    if not reason:
+        pytest.skip("a CUDA device is present: the GPU is selectable here")
+    with pytest.raises(gpdp.ResourceError, match="GPU factorisation is not available"):
+        gpdp.set_factor_device("gpu")
+    assert gpdp.factor_device() == "cpu"

@@ -11,6 +11,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
+#include "gpdp/memory.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/posteriors/direct.hpp"
 #include "gpdp/posteriors/ridge_cholesky.hpp"
@@ -25,6 +26,39 @@ Eigen::VectorXd excursion_z(const ExcursionTask& task, double ell, double r, dou
   return posterior.excursion_z({r}, threshold).col(0);
 }
 
+namespace {
+// Refuses a search whose tasks in flight cannot fit, before any engine is built: a task holds its
+// distances and one or two engines' kernel matrices and factorisations — at most 4 n x n and 4 m x
+// n matrices of doubles on every route (spectral: K's eigenvectors, dsyevd's 2 n² workspace, A and
+// A∘A; hybrid: the reduction's and a Cholesky's matrices) — and min(threads, tasks) run at once.
+// 1-D tasks on the direct route use the O(n + m) Markov engine (all search kernels are
+// exponential).
+void check_search_memory(const std::vector<ExcursionTask>& tasks, int threads,
+                         PosteriorRoute route) {
+  double per_task = 0;
+  Eigen::Index n_max = 0, m_max = 0;
+  for (const auto& t : tasks) {
+    const auto n = static_cast<double>(t.X.rows()), m = static_cast<double>(t.eval_points->rows());
+    const bool markov =
+        t.X.cols() == 1 && (route == PosteriorRoute::Auto || route == PosteriorRoute::Direct);
+    if (markov) continue;
+    per_task = std::max(per_task, static_cast<double>(dense_bytes(n, n, 4) + dense_bytes(m, n, 4)));
+    n_max = std::max(n_max, t.X.rows());
+    m_max = std::max(m_max, t.eval_points->rows());
+  }
+  const double concurrent =
+      std::min(static_cast<double>(threads), static_cast<double>(tasks.size()));
+  require_memory(
+      concurrent * per_task,
+      fmt::format("the hyperparameter search ({} task(s), {} at a time, n up to {}, m up "
+                  "to {} evaluation points)",
+                  tasks.size(), concurrent, n_max, m_max),
+      "per task in flight: 4 n x n and 4 m x n matrices of doubles",
+      "aggregate the records first (hexbin: a smaller n), fewer or coarser evaluation "
+      "points, or fewer threads");
+}
+}  // namespace
+
 ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double threshold,
                                        int threads, PosteriorRoute route)
     : tasks_(std::move(tasks)),
@@ -38,6 +72,7 @@ ExcursionObjective::ExcursionObjective(std::vector<ExcursionTask> tasks, double 
     require(t.truth.size() == t.eval_points->rows() && t.weights->size() == t.truth.size(),
             "excursion objective: labels, weights and evaluation points differ in size");
   }
+  check_search_memory(tasks_, threads_, route_);
 }
 
 long long log_key(double v) { return std::llround(std::log(v) * 1e9); }

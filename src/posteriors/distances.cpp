@@ -2,13 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpdp/error.hpp"
+#include "gpdp/memory.hpp"
 
 namespace gpdp {
 
 PairwiseDistances::PairwiseDistances(const Points& X, const Points& xs) {
   require(xs.cols() == X.cols(),
           "pairwise distances: evaluation points and covariates differ in dimension");
+  const auto n = static_cast<double>(X.rows()), m = static_cast<double>(xs.rows());
+  // Peak, at most: the n x n block, and the squares and square roots of the larger block.
+  require_memory(static_cast<double>(dense_bytes(n, n) + dense_bytes(std::max(n, m), n, 2)),
+                 fmt::format("pairwise distances of n = {} covariates and m = {} evaluation points",
+                             X.rows(), xs.rows()),
+                 "n x n and m x n matrices of doubles");
   auto distances = [&](const Points& a) {
     Eigen::MatrixXd d2 = Eigen::MatrixXd::Zero(a.rows(), X.rows());
     for (Eigen::Index c = 0; c < X.cols(); ++c) {

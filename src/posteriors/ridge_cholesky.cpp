@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
+#include "gpdp/factorisation.hpp"
 
 namespace gpdp {
 
@@ -23,16 +24,12 @@ void RidgeCholesky::refit(const Kernel& kernel) {
 void RidgeCholesky::factor(double r) {
   require(r > 0.0 && std::isfinite(r), "ridge Cholesky: the ridge r must be positive and finite");
   require(k_.rows() >= 1, "ridge Cholesky: refit first");
-  const auto n = static_cast<lapack_int>(k_.rows());
   l_ = k_;
   l_.diagonal().array() += r * r;
-  // The _work variants: the plain LAPACKE wrappers scan every input for NaN first (K is finite by
-  // construction), which costs as much as the solve with the n x 1 right-hand side.
-  const lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, l_.data(), n);
-  if (info != 0) {
+  if (const int info = cholesky_lower(l_); info != 0) {
     throw NumericalError(
         fmt::format("ridge Cholesky: K + r² I is not positive definite (r = {:.3g}, "
-                    "dpotrf info {})",
+                    "potrf info {})",
                     r, info));
   }
 }
@@ -41,6 +38,8 @@ Eigen::MatrixXd RidgeCholesky::apply(double r, Eigen::MatrixXd rhs) {
   require(rhs.rows() == k_.rows(), "ridge Cholesky: right-hand sides need n rows");
   factor(r);
   const auto n = static_cast<lapack_int>(k_.rows());
+  // The _work variants: the plain LAPACKE wrappers scan every input for NaN first (K is finite by
+  // construction), which costs as much as the solve with the n x 1 right-hand side.
   LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, static_cast<lapack_int>(rhs.cols()), l_.data(), n,
                       rhs.data(), n);
   return k_cross_ * rhs;

@@ -1,16 +1,13 @@
 #include "gpdp/posteriors/spectral.hpp"
 
 #include <fmt/format.h>
-#include <lapacke.h>
 
 #include <cmath>
-#include <type_traits>
 
 #include "gpdp/error.hpp"
+#include "gpdp/factorisation.hpp"
 
 namespace gpdp {
-
-static_assert(std::is_same_v<lapack_int, int>, "iwork_ holds LAPACK integers as int");
 
 SpectralPosterior::SpectralPosterior(const PairwiseDistances& distances, const Eigen::VectorXd& y)
     : distances_(distances), y_(y) {
@@ -23,16 +20,10 @@ void SpectralPosterior::refit(const Kernel& kernel) {
 }
 
 void SpectralPosterior::decompose(double prior_var) {
-  const auto n = static_cast<lapack_int>(u_.rows());
-  lambda_.resize(n);
-  // Workspace sizes of dsyevd with eigenvectors (LAPACK documentation): 1 + 6n + 2n², 3 + 5n.
-  work_.resize(1 + 6 * static_cast<Eigen::Index>(n) + 2 * static_cast<Eigen::Index>(n) * n);
-  iwork_.resize(3 + 5 * static_cast<Eigen::Index>(n));
-  const lapack_int info = LAPACKE_dsyevd_work(
-      LAPACK_COL_MAJOR, 'V', 'L', n, u_.data(), n, lambda_.data(), work_.data(),
-      static_cast<lapack_int>(work_.size()), iwork_.data(), static_cast<lapack_int>(iwork_.size()));
-  if (info != 0)
-    throw NumericalError(fmt::format("spectral posterior: LAPACKE_dsyevd failed ({})", info));
+  if (const int info = symmetric_eigen(u_, lambda_); info != 0)
+    throw NumericalError(
+        fmt::format("spectral posterior: the eigendecomposition failed ({})", info));
+  const Eigen::Index n = u_.rows();
   uty_.noalias() = u_.transpose() * y_;
   a_.resize(k_cross_.rows(), n);
   a_.noalias() = k_cross_ * u_;

@@ -13,6 +13,7 @@
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/public_search.hpp"
 #include "gpdp/experiments/utility_study.hpp"
+#include "gpdp/memory.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/preview/candidates.hpp"
 #include "gpdp/preview/simulate_release.hpp"
@@ -190,6 +191,26 @@ struct Outcomes {
   std::vector<SimulationOutcome> tune, held_out;
 };
 
+// Refuses simulations that cannot fit before any runs: each simulated release holds its distances
+// and its ridge Cholesky (3 n x n and 2 m x n matrices: simulate_release.hpp) and its draws and
+// fields (about 3 L + 4 vectors of m and 2 L + 1 of n), and min(threads, 2 S) run at once.
+void check_simulation_memory(const PreviewRequest& q, int max_draws) {
+  const auto n = static_cast<double>(q.n), m = static_cast<double>(q.evaluation.points.rows());
+  const double draws = max_draws;
+  const double per_simulation =
+      static_cast<double>(dense_bytes(n, n, 3) + dense_bytes(m, n, 2)) +
+      static_cast<double>(dense_bytes(m, 3 * draws + 4) + dense_bytes(n, 2 * draws + 1));
+  const double concurrent =
+      std::min<double>(resolve_threads(q.threads), 2.0 * static_cast<double>(q.simulations));
+  require_memory(concurrent * per_simulation,
+                 fmt::format("the preview's simulated releases (n = {} records, m = {} points, {} "
+                             "at a time)",
+                             q.n, q.evaluation.points.rows(), concurrent),
+                 "per simulation: 3 n x n and 2 m x n matrices of doubles, and its draws",
+                 "aggregate the records first (hexbin: a smaller n), a coarser grid, fewer "
+                 "threads, or fewer points");
+}
+
 Outcomes run_simulations(const PreviewRequest& q, const SimulationContext& ctx, PriorSampler& prior,
                          const std::optional<std::pair<SimulatedSet, SimulatedSet>>& halves,
                          int max_draws) {
@@ -285,11 +306,12 @@ PreviewResult run_preview(const PreviewRequest& q) {
                            variants.size(), q.epsilons.size(), q.simulations, q.simulations));
   }
 
+  const int max_draws = *std::max_element(q.draws.begin(), q.draws.end());
+  check_simulation_memory(q, max_draws);
   PriorSampler prior(kernel, q.evaluation.points,
                      q.evaluation.grid_is_model_lattice ? q.evaluation.grid : std::nullopt,
                      q.evaluation.cells);
   result.prior_sampler = prior.method();
-  const int max_draws = *std::max_element(q.draws.begin(), q.draws.end());
   const SimulationContext ctx{q.evaluation, kernel,     q.level,    theta.sigma,
                               theta.r,      candidates, bandwidths, variants};
   const Outcomes sims = run_simulations(q, ctx, prior, halves, max_draws);

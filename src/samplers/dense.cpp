@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
+#include "gpdp/factorisation.hpp"
+#include "gpdp/memory.hpp"
 
 namespace gpdp {
 
 namespace {
-constexpr Eigen::Index kMaxDensePoints = 50000;  // 20 GB per m x m matrix beyond this
-
 // Distinct rows of xs (exact coordinate equality) and, for each row, its distinct representative:
 // a point asked twice then gets the same value bit for bit.
 struct Distinct {
@@ -64,10 +64,13 @@ PsdFactor factor_psd(Eigen::MatrixXd c, double reference_scale) {
         "rank 0 of {}: the covariance is 0 up to {:.3g} (the draw is the mean)", m, tol);
     return out;
   }
-  const auto n = static_cast<lapack_int>(m);
+  const auto md = static_cast<double>(m);
+  require_memory(static_cast<double>(dense_bytes(md, md)),
+                 fmt::format("factorising an m x m covariance at m = {}", m),
+                 "a copy of the matrix for its Cholesky factor");
 
   Eigen::MatrixXd l = c;
-  const lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, l.data(), n);
+  const int info = cholesky_lower(l);
   if (info == 0) {
     const double min_pivot2 = l.diagonal().array().square().minCoeff();
     if (min_pivot2 > tol) {
@@ -75,16 +78,19 @@ PsdFactor factor_psd(Eigen::MatrixXd c, double reference_scale) {
       out.factor = std::move(l);
       out.rank = m;
       out.full_rank = true;
-      out.detail = fmt::format("Cholesky (LAPACK dpotrf), full rank {}", m);
+      out.detail = fmt::format(
+          "Cholesky ({}), full rank {}",
+          factor_device() == FactorDevice::Gpu ? "cuSOLVER potrf on the GPU" : "LAPACK dpotrf", m);
       return out;
     }
   } else if (info < 0) {
-    throw NumericalError(fmt::format("LAPACKE_dpotrf: illegal argument {}", -info));
+    throw NumericalError(fmt::format("Cholesky factorisation: illegal argument {}", -info));
   }
   l.resize(0, 0);
 
   // Rank-revealing pivoted Cholesky: Pᵀ C P = L Lᵀ + S with S PSD and diag(S) < tol.
   const Eigen::VectorXd diag = c.diagonal();
+  const auto n = static_cast<lapack_int>(m);
   std::vector<lapack_int> piv(static_cast<std::size_t>(m));
   lapack_int rank = 0;
   const lapack_int pinfo =
@@ -135,12 +141,17 @@ Draws sample_dense(const Posterior& posterior, const Points& xs, int draws, Rng&
           fmt::format("dense sampler: query points have {} columns, the data {}", xs.cols(),
                       posterior.dim()));
   require(std::isfinite(eta) && eta >= 0, fmt::format("η must be ≥ 0, got {}", eta));
-  if (xs.rows() > kMaxDensePoints) {
-    throw InputError(fmt::format(
-        "dense sampler: m = {} points needs an m x m matrix of {:.1f} GB; use the markov (1-D "
-        "exponential) or pathwise (grid) method, or fewer points",
-        xs.rows(), 8e-9 * static_cast<double>(xs.rows()) * static_cast<double>(xs.rows())));
-  }
+  // Peak: the pending n x n factorisation, the posterior covariance (two n x m blocks and the
+  // m x m matrix), its factor (and η² K), the draws (three m x L blocks).
+  const auto m = static_cast<double>(xs.rows()), n = static_cast<double>(posterior.n());
+  require_memory(posterior.pending_factor_bytes() + static_cast<double>(dense_bytes(n, m, 2)) +
+                     static_cast<double>(dense_bytes(m, m, eta > 0 ? 3 : 2)) +
+                     static_cast<double>(dense_bytes(m, draws, 3)),
+                 fmt::format("a dense draw of {} path(s) at m = {} point(s) with n = {}", draws,
+                             xs.rows(), posterior.n()),
+                 "the m x m posterior covariance and its factor, n x m cross-covariances",
+                 "the markov (1-D exponential kernel) or pathwise (regular grid) sampler, a "
+                 "coarser grid, fewer points, or records aggregated first (hexbin)");
   const Distinct u = distinct_rows(xs);
   Eigen::MatrixXd c = posterior.covariance(u.points);
   if (eta > 0) c += eta * eta * posterior.kernel().gram(u.points);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpdp/error.hpp"
+#include "gpdp/memory.hpp"
 #include "gpdp/samplers/circulant.hpp"
 #include "gpdp/samplers/dense.hpp"
 
@@ -43,6 +44,13 @@ PriorSampler::PriorSampler(const Kernel& kernel, const Points& points,
       }
     }
   }
+  const auto m = static_cast<double>(points.rows());
+  require_memory(
+      static_cast<double>(dense_bytes(m, m, 2)),
+      fmt::format("the prior sampler's dense factorisation at m = {} points", points.rows()),
+      "the m x m prior covariance and its Cholesky factor",
+      "a regular grid of at most 2 axes (circulant embedding: no m x m matrix), a "
+      "coarser grid, or fewer points");
   impl_->factor = factor_psd(kernel.gram(points));
   method_ = fmt::format("dense ({})", impl_->factor.detail);
 }

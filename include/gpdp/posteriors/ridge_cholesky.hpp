@@ -1,6 +1,7 @@
 #pragma once
 // The multi-ridge interface (multi_ridge.hpp) with one Cholesky per ridge on precomputed distances:
-// K + r² I = L Lᵀ (LAPACK dpotrf) and one BLAS triangular solve V = K(xs, X) L⁻ᵀ (m x n):
+// K + r² I = L Lᵀ (LAPACK dpotrf, or cuSOLVER potrf: gpdp/factorisation.hpp) and one BLAS
+// triangular solve V = K(xs, X) L⁻ᵀ (m x n):
 //   μ_D(x_i)     = K(x_i, X) (K + r² I)⁻¹ y
 //   k_D(x_i,x_i) = k(x_i, x_i) − ‖V_i‖²
 // Same algebra as Posterior and SpectralPosterior (σ = 1), exact up to rounding. Cost per r:

@@ -1,6 +1,7 @@
 #pragma once
 // The multi-ridge interface (multi_ridge.hpp) from one symmetric eigendecomposition per ℓ:
-// K = U Λ Uᵀ (LAPACK dsyevd) of the n x n Gram matrix and A = K(xs, X) U (m x n) give, for any r,
+// K = U Λ Uᵀ (LAPACK dsyevd, or cuSOLVER syevd: gpdp/factorisation.hpp) of the n x n Gram matrix
+// and A = K(xs, X) U (m x n) give, for any r,
 //   μ_D(x_i)     = Σ_j A_ij (Uᵀ y)_j / (λ_j + r²)
 //   k_D(x_i,x_i) = k(x_i, x_i) − Σ_j A_ij² / (λ_j + r²)
 // because (K + r² I)⁻¹ = U diag(1/(λ + r²)) Uᵀ. This is the same algebra as the Cholesky route
@@ -46,8 +47,6 @@ class SpectralPosterior final : public MultiRidgePosterior {
   Eigen::MatrixXd a2_;         // A ∘ A
   Eigen::MatrixXd u_;          // K, then U (n x n)
   Eigen::MatrixXd k_cross_;    // K(xs, X)
-  Eigen::VectorXd work_;       // dsyevd workspaces (the integer one holds lapack_int = int)
-  Eigen::VectorXi iwork_;
 };
 
 }  // namespace gpdp

@@ -22,7 +22,8 @@ struct PsdFactor {
 };
 
 // Factorises a symmetric PSD matrix (only its lower triangle is read). First LAPACK dpotrf
-// (OpenBLAS, blocked and multithreaded); if it fails or a pivot² falls below
+// (OpenBLAS, blocked and multithreaded; cuSOLVER potrf when the GPU is selected,
+// gpdp/factorisation.hpp); if it fails or a pivot² falls below
 // tol = m · ε · max_i C_ii, the matrix is treated as singular and factorised by pivoted Cholesky
 // (dpstrf) with that tolerance: Schur-complement pivots below tol are treated as 0 (the dropped
 // part is PSD with diagonal < tol). A matrix with a clearly negative pivot is a NumericalError.
