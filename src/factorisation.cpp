@@ -23,7 +23,7 @@ int checked(const cuda::Status& s, const char* what, Eigen::Index n) {
   if (s.kind == cuda::Status::OutOfDeviceMemory) {
     throw ResourceError(fmt::format(
         "{} on the GPU at n = {} needs {} of device memory (the matrix and cuSOLVER's workspace), "
-        "only {} is free; instead: factorise on the CPU (--factor cpu), or {}",
+        "only {} is free; instead: factorise on the CPU (factor device cpu), or {}",
         what, n, format_bytes(static_cast<double>(s.needed)),
         format_bytes(static_cast<double>(s.available)), kDenseAlternatives));
   }
