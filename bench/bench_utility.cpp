@@ -9,6 +9,7 @@
 //    3 columns x 10³ pairs. GPDP_BENCH_PAIRS_2D (default 3): pairs in that subset.
 #include <benchmark/benchmark.h>
 
+#include <Eigen/Cholesky>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
