@@ -49,8 +49,9 @@ void check_query_memory(const Posterior& p, const char* what, double m, double n
                        static_cast<double>(dense_bytes(m, m, mm));
   require_memory(bytes,
                  fmt::format("posterior {} at m = {:.0f} point(s) with n = {:.0f}", what, m, n),
-                 fmt::format("{}{} n x m and {} m x m matrices of doubles",
-                             p.has_dense_factor() ? "" : "the n x n factorisation, ", nm, mm));
+                 fmt::format("{}{} n x m{} matrices of doubles",
+                             p.has_dense_factor() ? "" : "the n x n factorisation, ", nm,
+                             mm > 0 ? fmt::format(" and {:.4g} m x m", mm) : ""));
 }
 }  // namespace
 
