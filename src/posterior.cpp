@@ -123,8 +123,11 @@ Eigen::VectorXd Posterior::variance(const Points& xs) const {
 Eigen::MatrixXd Posterior::cross_covariance(const Points& a, const Points& b) const {
   check_query(a);
   check_query(b);
+  // m = the larger side: the 4 n x m_a and n x m_b blocks fit in 4 n x m, the m_a x m_b result is
+  // (m_a m_b / m²) m x m blocks.
   const auto ma = static_cast<double>(a.rows()), mb = static_cast<double>(b.rows());
-  check_query_memory(*this, "cross-covariance", std::max(ma, mb), 4, ma * mb / std::max(ma, mb));
+  const double m = std::max(ma, mb);
+  check_query_memory(*this, "cross-covariance", m, 4, m > 0 ? ma * mb / (m * m) : 0.0);
   const Eigen::MatrixXd va = factor().matrixL().solve(kernel_.cross(X_, a));
   const Eigen::MatrixXd vb = factor().matrixL().solve(kernel_.cross(X_, b));
   return theta_.sigma * theta_.sigma * (kernel_.cross(a, b) - va.transpose() * vb);

@@ -150,6 +150,14 @@ TEST(Memory, LimitDecidesAtTheBoundary) {
     EXPECT_TRUE(small.has_dense_factor());
     EXPECT_EQ(small.pending_factor_bytes(), 0.0);
   }
+  // A cross-covariance needs its m_a x m_b block, not an m x m one: under 32 MB, 3000 x 3000 (72 MB
+  // with 28.8 MB of n x m solves at n = 300) is refused, 3000 x 3 (72 kB + 28.8 MB) is not.
+  {
+    const Points a = Eigen::VectorXd::LinSpaced(3000, 0.0, 1.0);
+    const MemoryLimit limit("32M");
+    EXPECT_THROW((void)small.cross_covariance(a, a), ResourceError);  // 72 MB + 28.8 MB
+    EXPECT_EQ(small.cross_covariance(a, a.topRows(3)).cols(), 3);
+  }
   // factor_psd refuses its m x m copy under a limit below 8 m².
   const MemoryLimit limit("100K");
   EXPECT_THROW(factor_psd(Eigen::MatrixXd::Identity(200, 200)), ResourceError);  // 320 kB copy
