@@ -19,42 +19,21 @@ and the per-task cost of Figure 2 at the paper's size (docs/scale.md, "Attack sw
 The JSON summary goes to --out/scale-attack.json.
 """
 
-import argparse
-import functools
 import json
 import math
 import os
-import pathlib
 import statistics
 import sys
-import tempfile
 import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # this process runs tasks in step 2
 
 from gpdp import _core  # noqa: E402
-from gpdp.distributed import TaskStats, map_tasks, open_executor  # noqa: E402
+from scale_common import (  # noqa: E402
+    PROJECTED_WORKERS, parse_args, print_speedups, timed_reproduce)
 
 PAPER_DATASETS = 10000
 FULL_TASKS = 13 * 10  # Figure 2: 13 r x 10 seeds
-PROJECTED_WORKERS = 64
-
-
-def timed_run(pairs, workers, out, recorded):
-    stats = TaskStats()
-
-    def recording(executor, tasks, **kw):
-        recorded[:] = list(tasks)
-        return map_tasks(executor, tasks, **kw)
-
-    with open_executor(f"local:{workers}") as executor:
-        start = time.perf_counter()
-        _core.reproduce(
-            "fig2", functools.partial(recording, executor, progress=None, stats=stats),
-            out_dir=str(out), quick=True, pairs=pairs, workers=workers,
-        )
-        wall = time.perf_counter() - start
-    return wall, stats.seconds.get("attack.lira", []), stats.cpu_seconds.get("attack.lira", [])
 
 
 def paper_size_costs(recorded):
@@ -75,15 +54,19 @@ def paper_size_costs(recorded):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=2000)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--out", default=None, help="folder for the figures and the summary")
-    args = parser.parse_args()
-    out = pathlib.Path(args.out or tempfile.mkdtemp(prefix="gpdp-scale-attack-"))
+    args = parse_args(__doc__.splitlines()[0], default_pairs=2000,
+                      out_prefix="gpdp-scale-attack-")
+    out = args.out
     runs, recorded = {}, []
+
+    def record(tasks):  # the sweep's task list, rerun at the paper's size in step 2
+        recorded[:] = list(tasks)
+
     for w in args.workers:
-        wall, seconds, cpu = timed_run(args.pairs, w, out / f"workers-{w}", recorded)
+        wall, stats = timed_reproduce("fig2", w, out / f"workers-{w}", record=record, quick=True,
+                                      pairs=args.pairs)
+        seconds = stats.seconds.get("attack.lira", [])
+        cpu = stats.cpu_seconds.get("attack.lira", [])
         runs[w] = {"wall_s": wall, "tasks": len(seconds), "task_s_total": sum(seconds),
                    "task_s_mean": statistics.mean(seconds), "task_s_max": max(seconds),
                    "task_cpu_s_mean": statistics.mean(cpu)}
@@ -91,11 +74,7 @@ def main():
         print(f"{w} worker(s): {wall:.1f} s wall; {r['tasks']} tasks, mean {r['task_s_mean']:.2f} s "
               f"wall ({r['task_cpu_s_mean']:.2f} s CPU), max {r['task_s_max']:.2f} s, total "
               f"{r['task_s_total']:.1f} task-s", flush=True)
-    base = min(args.workers)
-    for w in args.workers:
-        if w != base:
-            print(f"speed-up {base} -> {w} workers: {runs[base]['wall_s'] / runs[w]['wall_s']:.2f}x"
-                  " (same invocation)")
+    base = print_speedups({w: r["wall_s"] for w, r in runs.items()})
     one = runs[base]
     outside = max(0.0, one["wall_s"] - one["task_s_total"] / base)
     print(f"outside tasks ({base} worker(s)): {outside:.1f} s", flush=True)

@@ -18,32 +18,12 @@ seconds
 and proportional to the pairs, which overstates them). The JSON summary goes to --out/scale.json.
 """
 
-import argparse
-import functools
 import json
-import pathlib
 import sys
-import tempfile
-import time
 
-from gpdp import _core
-from gpdp.distributed import TaskStats, map_tasks, open_executor
+from scale_common import PROJECTED_WORKERS, parse_args, print_speedups, timed_reproduce
 
 FULL_PAIRS = 1000
-PROJECTED_WORKERS = 64
-
-
-def timed_run(pairs, workers, out):
-    stats = TaskStats()
-    out.mkdir(parents=True, exist_ok=True)
-    with open_executor(f"local:{workers}") as executor:
-        start = time.perf_counter()
-        _core.reproduce(
-            "table4", functools.partial(map_tasks, executor, progress=None, stats=stats),
-            out_dir=str(out), pairs=pairs, workers=workers,
-        )
-        wall = time.perf_counter() - start
-    return wall, stats
 
 
 def summary(stats):
@@ -56,15 +36,11 @@ def summary(stats):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=20)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--out", default=None, help="folder for the tables and scale.json")
-    args = parser.parse_args()
-    out = pathlib.Path(args.out or tempfile.mkdtemp(prefix="gpdp-scale-"))
+    args = parse_args(__doc__.splitlines()[0], default_pairs=20, out_prefix="gpdp-scale-")
+    out = args.out
     runs = {}
     for w in args.workers:
-        wall, stats = timed_run(args.pairs, w, out / f"workers-{w}")
+        wall, stats = timed_reproduce("table4", w, out / f"workers-{w}", pairs=args.pairs)
         runs[w] = {"wall_s": wall, "tasks": summary(stats)}
         task_s = sum(k["total_s"] for k in runs[w]["tasks"].values())
         cpu_s = sum(k["total_cpu_s"] for k in runs[w]["tasks"].values())
@@ -74,11 +50,7 @@ def main():
             print(f"    {kind:<20} {k['tasks']:>5} tasks  mean {k['mean_s']:.3f} s wall, "
                   f"{k['mean_cpu_s']:.3f} s CPU  total {k['total_s']:.1f} s wall, "
                   f"{k['total_cpu_s']:.1f} s CPU")
-    base = min(args.workers)
-    for w in args.workers:
-        if w != base:
-            ratio = runs[base]["wall_s"] / runs[w]["wall_s"]
-            print(f"speed-up {base} -> {w} workers: {ratio:.2f}x (same run)")
+    base = print_speedups({w: r["wall_s"] for w, r in runs.items()})
     one = runs[base]
     tasks_s = sum(k["total_cpu_s"] for k in one["tasks"].values())
     outside_s = max(0.0, one["wall_s"] - sum(k["total_s"] for k in one["tasks"].values()) / base)
