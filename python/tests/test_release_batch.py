@@ -7,6 +7,7 @@ field, with nothing recorded."""
 
 import json
 import os
+import pathlib
 import signal
 import sqlite3
 import subprocess
@@ -16,6 +17,8 @@ import numpy as np
 import pytest
 
 from conftest import read_csv, write_csv
+
+HERE = pathlib.Path(__file__).resolve().parent
 
 DEFAULTS = {
     "x": "x1", "y": "y", "domain": "0:1", "M-Y": 1, "kernel": "exp", "ell": 0.3, "r": 4,
@@ -54,16 +57,18 @@ def one_dataset_four_times(tmp_path):
     return [{"data": "wells.csv", "dataset": "wells", "out": f"out/w{k}"} for k in range(4)]
 
 
-def batch(manifest, *extra, env=None, scheduler="processes:2"):
+def batch(manifest, *extra, scheduler="processes:2", kill_at=None):
     """Runs the coordinator as its own process, in its own session; returns (exit status, stdout,
-    stderr). Output goes through files, not pipes: workers that outlive a killed coordinator
-    would hold pipes open. Whatever is left of the session is killed afterwards."""
-    cmd = [sys.executable, "-m", "gpdp.distributed", "release-batch", "--manifest", str(manifest),
+    stderr). With kill_at = "EVENT:K" the coordinator kills itself right after its K-th EVENT
+    (batch_killed_at.py). Output goes through files, not pipes: workers that outlive a killed
+    coordinator would hold pipes open. Whatever is left of the session is killed afterwards."""
+    launcher = ([str(HERE / "batch_killed_at.py"), kill_at] if kill_at else
+                ["-m", "gpdp.distributed"])
+    cmd = [sys.executable, *launcher, "release-batch", "--manifest", str(manifest),
            "--scheduler", scheduler, *map(str, extra)]
     out_file, err_file = manifest.with_suffix(".stdout"), manifest.with_suffix(".stderr")
     with open(out_file, "w") as out, open(err_file, "w") as err:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=dict(os.environ, **(env or {})),
-                                start_new_session=True)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, start_new_session=True)
         try:
             code = proc.wait(timeout=240)
         finally:
@@ -181,8 +186,7 @@ def test_coordinator_killed_then_resumed_keeps_ledger_equal_to_folders(tmp_path,
     args = ["--wave", 2, "--budget-epsilon", 6, "--budget-delta", 1e-4]
     outs = [f"out/w{k}" for k in range(4)]
     ledger = tmp_path / "ledger.sqlite"
-    code, _, err = batch(manifest, *args, env={"GPDP_BATCH_TEST_KILL_AT": kill_at},
-                         scheduler="processes:1")
+    code, _, err = batch(manifest, *args, kill_at=kill_at, scheduler="processes:1")
     assert code == -signal.SIGKILL, err
     before = ledger_rows(ledger)
     assert_ledger_matches_folders(tmp_path, ledger, outs, settled=False)

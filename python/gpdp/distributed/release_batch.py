@@ -9,17 +9,11 @@ The manifest's schema: docs/release.md, "Batch releases"; who must be trusted: d
 """
 
 import json
-import os
-import signal
 import sys
 
 from .scheduler import map_tasks, open_executor
 
 HELP = "Run a batch of releases (one per dataset) from a manifest; draws on the workers"
-
-# Tests only: "EVENT:K" makes the coordinator kill itself (SIGKILL) right after its K-th EVENT
-# (reserved, dispatched, drawn, folder, published): a crash at an exact point of the protocol.
-KILL_ENV = "GPDP_BATCH_TEST_KILL_AT"
 
 # Exit status when the batch ran but some release was not published (refused, failed, abandoned).
 NOT_ALL_PUBLISHED = 3
@@ -51,28 +45,14 @@ def _overrides(args):
     return json.dumps({"budget-epsilon": args.budget_epsilon, "budget-delta": args.budget_delta})
 
 
-def _kill_point():
-    spec = os.environ.get(KILL_ENV, "")
-    if not spec:
-        return None
-    event, _, count = spec.partition(":")
-    return event, int(count or 1)
-
-
-class _Events:
-    """Prints one line per step on stderr (and applies the test kill hook)."""
-
-    def __init__(self):
-        self.kill = _kill_point()
-        self.seen = {}
+class Events:
+    """The coordinator's step events (JSON text, one per step: reserved, dispatched, drawn, folder,
+    published, ...): one line each on stderr."""
 
     def __call__(self, text):
         event = json.loads(text)
-        name = event["event"]
-        self.seen[name] = self.seen.get(name, 0) + 1
         print("  " + _describe(event), file=sys.stderr, flush=True)
-        if self.kill and self.kill == (name, self.seen[name]):
-            os.kill(os.getpid(), signal.SIGKILL)
+        return event
 
 
 def _describe(event):
@@ -117,7 +97,7 @@ def run(args):
             manifest=args.manifest, overrides=overrides, ledger=args.ledger,
             ledger_key=args.ledger_key, wave=args.wave,
             map_tasks=lambda tasks: map_tasks(executor, tasks, progress=None),
-            on_event=_Events())
+            on_event=Events())
     outcome = json.loads(text)
     if args.report:
         with open(args.report, "w") as f:
