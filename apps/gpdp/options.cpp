@@ -7,26 +7,24 @@
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/io/points_file.hpp"
+#include "gpdp/options/model_options.hpp"
+#include "spec_options.hpp"
 
 namespace gpdp::cli {
 
 void add_kernel_options(CLI::App* app, KernelOptions& o) {
-  app->add_option("--kernel", o.kernel,
-                  "Covariance family: exp (exponential, any dimension), exp1d, se, matern32, "
-                  "matern52, constant, diagonal")
-      ->capture_default_str();
-  app->add_option("--ell", o.ell, "Lengthscale ℓ > 0 (public hyperparameter)")
-      ->capture_default_str();
+  const auto specs = options::kernel_options(o.kernel, o.ell);
+  add_spec_option(app, specs, "--kernel", o.kernel);
+  add_spec_option(app, specs, "--ell", o.ell);
 }
 
 Kernel to_kernel(const KernelOptions& o) { return Kernel::from_name(o.kernel, o.ell); }
 
 void add_hyper_options(CLI::App* app, HyperOptions& o) {
-  app->add_option("--r", o.r, "Effective ridge r > 0, r² = λ²/σ² (larger = more private)")
-      ->capture_default_str();
-  app->add_option("--sigma", o.sigma, "Prior scale σ > 0: f ~ GP(0, σ² k)")->capture_default_str();
-  app->add_option("--eta", o.eta, "Added prior noise η ≥ 0: release f_D + g, g ~ GP(0, η² k)")
-      ->capture_default_str();
+  const auto specs = options::hyper_options(o.r, o.sigma, o.eta);
+  add_spec_option(app, specs, "--r", o.r);
+  add_spec_option(app, specs, "--sigma", o.sigma);
+  add_spec_option(app, specs, "--eta", o.eta);
 }
 
 Hyperparameters to_hyperparameters(const HyperOptions& o) {

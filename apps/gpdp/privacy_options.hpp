@@ -1,7 +1,9 @@
 #pragma once
 // Flags that describe a GP release to the privacy accountant (docs/mathematics.md §2), shared by
-// account, calibrate, audit and release. The kernel (--kernel/--ell) and θ (--r/--sigma/--eta) come
-// from the shared groups in options.hpp; this adds what only the accountant needs. Usage:
+// account, calibrate and release (their names, help and checks are the library's:
+// privacy/mechanism_flags.hpp, which gpdp audit uses directly). The kernel (--kernel/--ell) and θ
+// (--r/--sigma/--eta) come from the shared groups in options.hpp; this adds what only the
+// accountant needs. Usage:
 //   KernelOptions k; HyperOptions h; MechanismOptions m; AccountingOptions a;
 //   add_kernel_options(sub, k); add_hyper_options(sub, h);
 //   add_mechanism_options(sub, m);            // or (sub, m, MechanismFlags::FromData) in release
@@ -13,6 +15,7 @@
 
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/mechanism.hpp"
+#include "gpdp/privacy/mechanism_flags.hpp"
 #include "options.hpp"
 
 namespace gpdp::cli {
@@ -48,9 +51,7 @@ privacy::GpMechanism to_mechanism_parameters(const MechanismOptions& o, const Ke
 privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
                                   const HyperOptions& h);
 
-// "r = .., sigma = .., eta = .." (posterior sample) or "r = .., noise scale s = .." (functional),
-// for the text reports of account, calibrate and audit.
-std::string mechanism_parameters(const privacy::GpMechanism& m);
+using privacy::mechanism_parameters;
 
 struct AccountingOptions {
   long draws = 1;                                           // --draws L

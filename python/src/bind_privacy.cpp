@@ -10,7 +10,7 @@
 #include "bindings.hpp"
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/audit.hpp"
-#include "gpdp/privacy/audit_report.hpp"
+#include "gpdp/privacy/audit_run.hpp"
 #include "gpdp/privacy/bounds.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/event.hpp"
@@ -271,24 +271,25 @@ void bind_calibration(py::module_& m) {
       "raises PrivacyError when infeasible.");
 }
 
-// `gpdp audit --json` with its local searches as tasks dispatched through `map_tasks`
+// `gpdp audit` with its local searches as tasks dispatched through `map_tasks`
 // (gpdp.distributed): the same report as the CLI.
 void bind_audit_driver(py::module_& m) {
   m.def(
-      "audit_json",
-      [](const std::string& mechanism, const std::string& settings, const py::function& map_tasks) {
-        const GpMechanism mech =
-            event_from_json(nlohmann::json::parse(mechanism), "mechanism").mechanism;
-        const ResolvedBounds bounds = resolve_bounds(mech);
-        const AuditSettings s = audit_settings_from_json(nlohmann::json::parse(settings));
+      "run_audit",
+      [](const std::string& request, const py::function& map_tasks) {
+        const AuditRequest parsed = audit_request_from_json(nlohmann::json::parse(request));
         tasks::CallbackExecutor executor = callback_executor(map_tasks);
-        const py::gil_scoped_release release;
-        return audit_report_json(audit(mech, s, {}, &executor), mech, bounds).dump(2) + "\n";
+        AuditRun run;
+        {
+          const py::gil_scoped_release release;
+          run = privacy::run_audit(parsed, executor);
+        }
+        return py::make_tuple(run.report, run.violation);
       },
-      py::arg("mechanism"), py::arg("settings"), py::arg("map_tasks"),
-      "The auditor's report as `gpdp audit --json` prints it: mechanism = a privacy event's JSON "
-      "(gpdp account --json), settings = JSON of privacy::AuditSettings (audit_report.hpp), "
-      "map_tasks([(kind, params)]) -> [CBOR bytes].");
+      py::arg("request"), py::arg("map_tasks"),
+      "`gpdp audit` with its local searches as tasks: request = JSON of the options "
+      "(audit_run.hpp; gpdp.distributed.options builds it), map_tasks([(kind, params)]) -> [CBOR "
+      "bytes]. Returns (the report `gpdp audit` prints, violation).");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ void bind_release_batch(pybind11::module_& m);  // into the release submodule
 void bind_gis(pybind11::module_& m);
 void bind_preview(pybind11::module_& m);
 void bind_tasks(pybind11::module_& m);
+void bind_options(pybind11::module_& m);
 void bind_reproduce(pybind11::module_& m);
 
 // The executor of a driver called from Python: `map_tasks([(kind, params JSON)]) -> [CBOR bytes]`

@@ -80,5 +80,6 @@ del _c
       "preview", "Predicted utility of a release before any budget is spent (gpdp preview)");
   gpdp::python::bind_preview(preview);
   gpdp::python::bind_tasks(m);
+  gpdp::python::bind_options(m);
   gpdp::python::bind_reproduce(m);
 }

@@ -1,6 +1,6 @@
-"""python -m gpdp.distributed audit: the report of `gpdp audit --json` (the best witness of every
-order included) with 1 and 2 Dask worker processes: the restarts are tasks, their starts drawn on
-the coordinator, their results merged in start order."""
+"""python -m gpdp.distributed audit: the report of `gpdp audit` (--json, with the best witness of
+every order; and the text report) with 1 and 2 Dask worker processes: the restarts are tasks,
+their starts drawn on the coordinator, their results merged in start order."""
 
 import subprocess
 import sys
@@ -27,6 +27,14 @@ def test_same_report_as_the_cli_on_1_and_2_workers(cli, one_blas_thread, search)
     for scheduler in ("local:1", "local:2"):
         got = subprocess.run(
             [sys.executable, "-m", "gpdp.distributed", "audit", *ARGS, "--search", search,
-             "--quiet", "--scheduler", scheduler],
+             "--json", "--quiet", "--scheduler", scheduler],
             check=True, capture_output=True, text=True).stdout
         assert got == expected, scheduler
+
+
+def test_same_text_report_as_the_cli(cli, one_blas_thread):
+    expected = cli("audit", *ARGS, "--quiet").stdout
+    got = subprocess.run(
+        [sys.executable, "-m", "gpdp.distributed", "audit", *ARGS, "--quiet",
+         "--scheduler", "local:1"], check=True, capture_output=True, text=True).stdout
+    assert got == expected

@@ -4,15 +4,15 @@
 
 #include <cmath>
 #include <filesystem>
-#include <limits>
 #include <optional>
-#include <set>
 
+#include "gpdp/attack/attack_options.hpp"
 #include "gpdp/attack/bound.hpp"
 #include "gpdp/attack/roc_plot.hpp"
 #include "gpdp/attack/sweep.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/io/atomic_file.hpp"
+#include "gpdp/options/option_spec.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/privacy/risk.hpp"
 
@@ -143,12 +143,6 @@ std::string report_text(const AttackRequest& a, const LiraOptions& o, const Find
   return out;
 }
 
-double json_number(const nlohmann::json& v) {
-  if (v.is_string() && v.get<std::string>() == "inf")
-    return std::numeric_limits<double>::infinity();
-  return v.get<double>();
-}
-
 }  // namespace
 
 void check(const AttackRequest& a) {
@@ -179,28 +173,21 @@ void check(const AttackRequest& a) {
 }
 
 AttackRequest attack_request_from_json(const nlohmann::json& j) {
-  require(j.is_object(), "attack: the request must be a JSON object");
+  options::check_request_keys(attack_options(), j, "attack");
   AttackRequest a;
-  static const std::set<std::string> known{
-      "kernel", "ell",        "r",         "sigma", "eta",      "draws",
-      "n",      "shadow",     "eval",      "seeds", "seed",     "noise",
-      "delta",  "conversion", "benchmark", "json",  "roc_path", "roc_csv_path"};
-  for (const auto& [key, value] : j.items()) {
-    require(known.count(key) == 1, fmt::format("attack: unknown parameter '{}'", key));
-  }
   a.kernel = j.value("kernel", a.kernel);
-  a.ell = j.value("ell", a.ell);
-  a.r = j.value("r", a.r);
-  if (j.contains("sigma")) a.sigma = json_number(j.at("sigma"));
-  a.eta = j.value("eta", a.eta);
+  a.ell = options::real_or(j, "ell", a.ell);
+  a.r = options::real_or(j, "r", a.r);
+  a.sigma = options::real_or(j, "sigma", a.sigma);
+  a.eta = options::real_or(j, "eta", a.eta);
   a.draws = j.value("draws", a.draws);
   a.n = j.value("n", a.n);
   a.shadow = j.value("shadow", a.shadow);
   a.eval = j.value("eval", a.eval);
   a.seeds = j.value("seeds", a.seeds);
   a.seed = j.value("seed", a.seed);
-  a.noise = j.value("noise", a.noise);
-  a.delta = j.value("delta", a.delta);
+  a.noise = options::real_or(j, "noise", a.noise);
+  a.delta = options::real_or(j, "delta", a.delta);
   a.conversion = j.value("conversion", a.conversion);
   a.benchmark = j.value("benchmark", a.benchmark);
   a.json = j.value("json", a.json);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <set>
 
 #include "gpdp/error.hpp"
 
@@ -49,30 +48,6 @@ nlohmann::json shape_json(const PairShape& s) {
           {"core_sign_balance", s.core_sign_balance},
           {"on_boundary", s.on_boundary},
           {"summary", s.summary}};
-}
-
-AuditSettings audit_settings_from_json(const nlohmann::json& j) {
-  require(j.is_object(), "audit: the settings must be a JSON object");
-  static const std::set<std::string> known{
-      "alphas",      "search", "restarts", "max_evals", "extra_test_points", "continuation",
-      "sensitivity", "seed",   "delta",    "draws",     "conversion",        "threads"};
-  for (const auto& [key, value] : j.items()) {
-    require(known.count(key) == 1, fmt::format("audit: unknown setting '{}'", key));
-  }
-  AuditSettings s;
-  s.alphas = j.value("alphas", s.alphas);
-  s.search = parse_audit_search(j.value("search", to_string(s.search)));
-  s.restarts = j.value("restarts", s.restarts);
-  s.max_evals = j.value("max_evals", s.max_evals);
-  s.extra_test_points = j.value("extra_test_points", s.extra_test_points);
-  s.continuation = j.value("continuation", s.continuation);
-  s.sensitivity = j.value("sensitivity", s.sensitivity);
-  s.seed = j.value("seed", s.seed);
-  s.delta = j.value("delta", s.delta);
-  s.draws = j.value("draws", s.draws);
-  s.conversion = parse_conversion(j.value("conversion", to_string(s.conversion)));
-  s.threads = j.value("threads", s.threads);
-  return s;
 }
 
 nlohmann::json audit_report_json(const AuditReport& report, const GpMechanism& mech,

@@ -31,13 +31,15 @@ struct AttackRequest {
   bool json = false;         // report as JSON instead of text
   std::string roc_path;      // .png/.svg of the ROC curves (empty: none)
   std::string roc_csv_path;  // CSV of every seed's ROC points (empty: none)
+  bool operator==(const AttackRequest&) const = default;
 };
 
 // InputError naming the parameter (as its flag) when a value is out of range.
 void check(const AttackRequest& request);
 
-// The request from JSON {"r": .., "sigma": .. or "inf", ...}: missing keys keep their defaults,
-// unknown keys are an InputError naming them.
+// The request from JSON {"r": .., "sigma": .. or "inf", ...} (the keys of attack_options(), as
+// parse_options makes it from the flags): missing keys keep their defaults, unknown keys are an
+// InputError naming them.
 AttackRequest attack_request_from_json(const nlohmann::json& j);
 
 // Runs the attack, writes the ROC files asked for, returns the report (text, or JSON + newline).

@@ -13,7 +13,7 @@ COMMANDS = {
     "reproduce": ("gpdp.distributed.reproduce", "gpdp reproduce TARGET with its tasks on workers"),
     "release-batch": ("gpdp.distributed.release_batch", "Many releases from a manifest, draws on workers"),
     "attack": ("gpdp.distributed.attack", "gpdp attack with its seeds as tasks on workers"),
-    "audit": ("gpdp.distributed.audit", "gpdp audit --json with its restarts as tasks on workers"),
+    "audit": ("gpdp.distributed.audit", "gpdp audit with its restarts as tasks on workers"),
 }
 
 

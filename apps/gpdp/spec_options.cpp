@@ -1,0 +1,59 @@
+#include "spec_options.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "gpdp/tasks/command_options.hpp"
+
+namespace gpdp::cli {
+
+const options::OptionSpec& find_spec(const std::vector<options::OptionSpec>& specs,
+                                     const std::string& flag) {
+  for (const auto& spec : specs)
+    if (spec.flag == flag) return spec;
+  throw std::logic_error("no option " + flag + " in the spec list");
+}
+
+std::string cli_names(const options::OptionSpec& spec) {
+  return spec.alias.empty() ? spec.flag : spec.flag + "," + spec.alias;
+}
+
+namespace {
+
+CLI::Option* add(CLI::App* app, const options::OptionSpec& spec) {
+  const std::string names = cli_names(spec);
+  if (spec.type == options::OptionType::Flag) return app->add_flag(names, spec.help);
+  auto* opt = app->add_option(names, spec.help)->type_name(options::type_name(spec.type));
+  if (spec.type == options::OptionType::RealList || spec.type == options::OptionType::TextList) {
+    opt->expected(1, CLI::detail::expected_max_vector_size);
+  }
+  opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  const auto shown = options::default_text(spec);
+  if (!shown.empty()) opt->default_str(shown);
+  if (spec.required) opt->required();
+  return opt;
+}
+
+}  // namespace
+
+SpecOptions::SpecOptions(CLI::App* app, const std::string& command)
+    : specs_(tasks::command_options(command)) {
+  for (const auto& spec : specs_) added_.push_back(add(app, spec));
+}
+
+options::ParsedOptions SpecOptions::parsed() const {
+  options::GivenOptions given;
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    if (added_[i]->count() > 0) given.emplace_back(specs_[i].flag, added_[i]->results());
+  }
+  return options::parse_options(specs_, given);
+}
+
+bool SpecOptions::print_request(const options::ParsedOptions& parsed) {
+  if (!parsed.front_end.value("print-request", false)) return false;
+  fmt::print("{}\n", parsed.request.dump());
+  return true;
+}
+
+}  // namespace gpdp::cli

@@ -1,0 +1,47 @@
+#pragma once
+// A command whose options are data in the library (tasks/command_options.hpp): adds them to its
+// CLI11 subcommand (help, default, type, alias, required from the spec) and, after parsing, turns
+// the values given into the command's request with options::parse_options — the same function
+// `python -m gpdp.distributed` calls on what argparse collected, so both front ends build the same
+// request from the same argv. Usage:
+//   auto opts = std::make_shared<SpecOptions>(sub, "attack");
+//   sub->callback([opts] { const auto p = opts->parsed(); if (opts->print_request(p)) return; ...
+//   });
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "gpdp/options/option_spec.hpp"
+
+namespace gpdp::cli {
+
+// For flag groups still parsed into typed variables (options.hpp, privacy_options.hpp): adds the
+// option `flag` of `specs` bound to `variable`, with the spec's names, help and required mark
+// (the default shown is the variable's).
+const options::OptionSpec& find_spec(const std::vector<options::OptionSpec>& specs,
+                                     const std::string& flag);
+std::string cli_names(const options::OptionSpec& spec);  // "--draws,-L"
+template <class T>
+CLI::Option* add_spec_option(CLI::App* app, const std::vector<options::OptionSpec>& specs,
+                             const std::string& flag, T& variable) {
+  const auto& spec = find_spec(specs, flag);
+  auto* opt = app->add_option(cli_names(spec), variable, spec.help);
+  if (!spec.default_value.is_null()) opt->capture_default_str();
+  if (spec.required) opt->required();
+  return opt;
+}
+
+class SpecOptions {
+ public:
+  SpecOptions(CLI::App* app, const std::string& command);
+  // The values given (defaults for the rest), typed, split into request and front-end options.
+  options::ParsedOptions parsed() const;
+  // With --print-request: prints the request (one JSON line) and returns true.
+  static bool print_request(const options::ParsedOptions& parsed);
+
+ private:
+  std::vector<options::OptionSpec> specs_;
+  std::vector<CLI::Option*> added_;
+};
+
+}  // namespace gpdp::cli

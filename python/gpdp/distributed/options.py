@@ -1,0 +1,69 @@
+"""The options of a gpdp.distributed command, from the library's one definition of the command's
+options (gpdp._core.command_options; the CLI's `gpdp COMMAND` reads the same list): argparse
+arguments with the CLI's flags, aliases, defaults and help, and the command's request built from
+what was given by the library's parser (gpdp._core.parse_options) — the request `gpdp COMMAND`
+builds from the same argv. Options the spec marks CLI-only (e.g. --threads) are left out: the
+workers are chosen with --scheduler.
+"""
+
+import json
+
+_LISTS = ("real-list", "text-list")
+_METAVARS = {"integer": "INT", "real": "REAL", "text": "TEXT", "real-list": "REAL,...",
+             "text-list": "TEXT,..."}
+
+
+def specs(command):
+    """The command's options (dicts: flag, alias, type, default, default_text, required, help,
+    key, scope), the CLI-only ones left out."""
+    from gpdp import _core
+
+    return [s for s in json.loads(_core.command_options(command)) if s["scope"] != "cli"]
+
+
+def _dest(spec):
+    return "option_" + spec["flag"].lstrip("-").replace("-", "_")
+
+
+def add_arguments(parser, command):
+    """Adds the command's options to an argparse parser (values collected as text, unparsed)."""
+    for spec in specs(command):
+        names = [spec["flag"]] + ([spec["alias"]] if spec["alias"] else [])
+        help_text = spec["help"].replace("%", "%%")
+        if spec["default_text"]:
+            help_text += f" (default: {spec['default_text']})"
+        kwargs = {"dest": _dest(spec), "help": help_text}
+        if spec["type"] == "flag":
+            kwargs["action"] = "store_true"
+        else:
+            kwargs["metavar"] = _METAVARS[spec["type"]]
+            kwargs["required"] = spec["required"]
+            kwargs["action"] = "extend" if spec["type"] in _LISTS else "append"
+            if spec["type"] in _LISTS:
+                kwargs["nargs"] = "+"
+        parser.add_argument(*names, **kwargs)
+
+
+def parse(args, command):
+    """(request JSON text, front-end options dict) from the parsed arguments: the library types
+    the values and fills in the defaults, as for the CLI."""
+    from gpdp import _core
+
+    given = []
+    for spec in specs(command):
+        value = getattr(args, _dest(spec))
+        if value is True:
+            given.append((spec["flag"], []))
+        elif value:
+            given.append((spec["flag"], list(value)))
+    request, front_end = _core.parse_options(command, given)
+    return request, json.loads(front_end)
+
+
+def print_request(request, front_end):
+    """With --print-request: prints the request (one JSON line, as the CLI does) and returns
+    True."""
+    if not front_end.get("print-request"):
+        return False
+    print(request)
+    return True

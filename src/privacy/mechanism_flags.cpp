@@ -1,0 +1,156 @@
+#include "gpdp/privacy/mechanism_flags.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "gpdp/domain.hpp"
+#include "gpdp/error.hpp"
+
+namespace gpdp::privacy {
+
+std::vector<options::OptionSpec> mechanism_options(MechanismFlagSet set) {
+  using options::option;
+  using options::OptionType;
+  const MechanismFlags d;
+  const bool full = set == MechanismFlagSet::Full;
+  std::vector<options::OptionSpec> specs;
+  if (full) {
+    specs.push_back(
+        option("--n", OptionType::Integer, nullptr, "Dataset size n ≥ 1 (replace-one neighbours)")
+            .as_required());
+    specs.push_back(option("--dim", OptionType::Integer, d.dim, "Covariate dimension d"));
+    specs.push_back(
+        option("--domain", OptionType::Text, nullptr,
+               "Covariate domain box lo:hi,... (default: the unit box [0,1]^d); sets κ"));
+  }
+  specs.push_back(option("--kappa", OptionType::Real, nullptr,
+                         "Override κ = inf k(x,x') over the domain (in [0,1]; 0 is always safe)"));
+  if (full) {
+    specs.push_back(option("--M-Y", OptionType::Real, d.M_Y,
+                           "Response bound |y| ≤ M_Y (data must be clipped to it)"));
+  }
+  specs.push_back(option(
+      "--sensitivity", OptionType::Text, d.sensitivity,
+      "Mean-sensitivity lemma: b1 (generic), b1-sharp (generic, Lemma S.1: sharper; not the "
+      "default), b4 (constant kernel), b5 (diagonal kernel), b7 (exponential kernel in 1-D only; "
+      "refused in d ≥ 2, where it is false), b8 (RKHS responses, needs --rkhs-norm)"));
+  specs.push_back(
+      option("--rkhs-norm", OptionType::Real, nullptr, "B ≥ ‖f*‖_H for --sensitivity b8"));
+  specs.push_back(option("--Vn", OptionType::Real, nullptr,
+                         "A proven upper bound on V_n(r) (default: V̄_n, Proposition 3)"));
+  specs.push_back(
+      option("--Delta-n", OptionType::Real, nullptr,
+             "A proven upper bound on Δ_n(r) (replaces --sensitivity; your proof, your risk)"));
+  specs.push_back(option("--mechanism", OptionType::Text, d.mechanism,
+                         "posterior-sample (a GP posterior sample path, the paper's) or "
+                         "functional (μ_D + s·g with g ~ GP(0, k), the classical functional "
+                         "Gaussian mechanism)"));
+  specs.push_back(option("--noise-scale", OptionType::Real, nullptr,
+                         "s of the functional mechanism μ_D + s·g (in model units)"));
+  return specs;
+}
+
+std::vector<options::OptionSpec> accounting_options(long draws, const std::string& conversion) {
+  using options::option;
+  using options::OptionType;
+  return {option("--draws", OptionType::Integer, draws,
+                 "Number L of released sample paths (RDP composes: L·ε_α)")
+              .with_alias("-L"),
+          option("--delta", OptionType::Real, nullptr, "δ of the (ε, δ) guarantee, 0 < δ < 1")
+              .as_required(),
+          option("--conversion", OptionType::Text, conversion,
+                 "RDP→(ε,δ) conversion: cks (Canonne-Kamath-Steinke / Balle et al.; the default "
+                 "everywhere, see docs/security.md) or mironov (the paper's, looser)")};
+}
+
+void read_mechanism_flags(const nlohmann::json& j, MechanismFlags& o) {
+  using options::real_or;
+  o.kernel = j.value("kernel", o.kernel);
+  o.ell = real_or(j, "ell", o.ell);
+  o.r = real_or(j, "r", o.r);
+  o.sigma = real_or(j, "sigma", o.sigma);
+  o.eta = real_or(j, "eta", o.eta);
+  o.n = j.value("n", o.n);
+  o.dim = j.value("dim", o.dim);
+  o.domain = j.value("domain", o.domain);
+  o.kappa = real_or(j, "kappa", o.kappa);
+  o.M_Y = real_or(j, "M-Y", o.M_Y);
+  o.sensitivity = j.value("sensitivity", o.sensitivity);
+  o.rkhs_norm = real_or(j, "rkhs-norm", o.rkhs_norm);
+  o.Vn = real_or(j, "Vn", o.Vn);
+  o.Delta_n = real_or(j, "Delta-n", o.Delta_n);
+  o.mechanism = j.value("mechanism", o.mechanism);
+  o.noise_scale = real_or(j, "noise-scale", o.noise_scale);
+}
+
+GpMechanism to_mechanism_parameters(const MechanismFlags& o) {
+  GpMechanism m;
+  require(std::isfinite(o.r) && o.r > 0, fmt::format("--r must be positive, got {}", o.r));
+  require(!std::isnan(o.sigma) && o.sigma > 0,
+          fmt::format("--sigma must be positive (or inf for the covariance-only bound), got {}",
+                      o.sigma));
+  require(std::isfinite(o.eta) && o.eta >= 0, fmt::format("--eta must be ≥ 0, got {}", o.eta));
+  m.kernel = Kernel::from_name(o.kernel, o.ell);
+  if (!std::isnan(o.kappa)) {
+    require(o.kappa >= 0 && o.kappa <= 1,
+            fmt::format("--kappa must lie in [0, 1], got {}", o.kappa));
+    m.kappa = o.kappa;
+  }
+  m.r = o.r;
+  m.sigma = o.sigma;
+  m.eta = o.eta;
+  if (!std::isnan(o.Vn)) {
+    require(std::isfinite(o.Vn) && o.Vn >= 0, fmt::format("--Vn must be ≥ 0, got {}", o.Vn));
+    m.user_Vn = o.Vn;
+  }
+  if (!std::isnan(o.Delta_n)) {
+    require(std::isfinite(o.Delta_n) && o.Delta_n >= 0,
+            fmt::format("--Delta-n must be ≥ 0, got {}", o.Delta_n));
+    m.lemma = SensitivityLemma::User;
+    m.user_Delta_n = o.Delta_n;
+  } else {
+    m.lemma = parse_sensitivity_lemma(o.sensitivity);
+  }
+  if (m.lemma == SensitivityLemma::B8) {
+    require(o.rkhs_norm >= 0, "--sensitivity b8 needs --rkhs-norm B (a bound on ‖f*‖_H)");
+  }
+  m.rkhs_norm = o.rkhs_norm;
+  m.kind = parse_mechanism_kind(o.mechanism);
+  if (m.kind == MechanismKind::Functional) {
+    require(!std::isnan(o.noise_scale), "--mechanism functional needs --noise-scale s");
+    m.noise_scale = o.noise_scale;
+  } else {
+    require(std::isnan(o.noise_scale), "--noise-scale belongs to --mechanism functional");
+  }
+  return m;
+}
+
+GpMechanism to_mechanism(const MechanismFlags& o) {
+  require(o.n >= 1, fmt::format("--n must be ≥ 1, got {}", o.n));
+  require(o.dim >= 1, fmt::format("--dim must be ≥ 1, got {}", o.dim));
+  require(std::isfinite(o.M_Y) && o.M_Y > 0, fmt::format("--M-Y must be positive, got {}", o.M_Y));
+  require(o.kernel != "exp1d" || o.dim == 1,
+          fmt::format("--kernel exp1d needs --dim 1, got --dim {}", o.dim));
+  GpMechanism m = to_mechanism_parameters(o);
+  m.dim = o.dim;
+  if (!o.domain.empty()) {
+    m.domain = Box::parse(o.domain);
+    require(m.domain->dim() == o.dim,
+            fmt::format("--domain has {} dimension(s) but --dim is {}", m.domain->dim(), o.dim));
+  }
+  m.n = o.n;
+  m.M_Y = o.M_Y;
+  resolve_bounds(m);  // every remaining check, with the lemma applicability
+  return m;
+}
+
+std::string mechanism_parameters(const GpMechanism& m) {
+  if (m.kind == MechanismKind::Functional) {
+    return fmt::format("functional mechanism, r = {:.10g}, noise scale s = {:.10g}", m.r,
+                       m.noise_scale);
+  }
+  return fmt::format("r = {:.10g}, sigma = {}, eta = {:.10g}", m.r, m.sigma, m.eta);
+}
+
+}  // namespace gpdp::privacy

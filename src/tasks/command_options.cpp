@@ -1,0 +1,46 @@
+#include "gpdp/tasks/command_options.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <functional>
+#include <map>
+
+#include "gpdp/attack/attack_options.hpp"
+#include "gpdp/error.hpp"
+#include "gpdp/privacy/audit_run.hpp"
+
+namespace gpdp::tasks {
+
+namespace {
+using OptionList = std::function<std::vector<options::OptionSpec>()>;
+
+const std::map<std::string, OptionList>& commands() {
+  static const std::map<std::string, OptionList> all{
+      {"attack", &attack::attack_options},
+      {"audit", &privacy::audit_options},
+  };
+  return all;
+}
+}  // namespace
+
+std::vector<options::OptionSpec> command_options(const std::string& command) {
+  const auto it = commands().find(command);
+  require(it != commands().end(),
+          fmt::format("no options are listed for a command '{}' (listed: {})", command,
+                      fmt::join(option_commands(), ", ")));
+  auto specs = it->second();
+  specs.push_back(options::option("--print-request", options::OptionType::Flag, false,
+                                  "Print the JSON request the options make (the same from the "
+                                  "CLI and from python -m gpdp.distributed) and exit")
+                      .in_scope(options::OptionScope::FrontEnd));
+  return specs;
+}
+
+std::vector<std::string> option_commands() {
+  std::vector<std::string> names;
+  for (const auto& [name, list] : commands()) names.push_back(name);
+  return names;
+}
+
+}  // namespace gpdp::tasks

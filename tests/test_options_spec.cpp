@@ -1,0 +1,171 @@
+// The commands' options as data (options/option_spec.hpp, tasks/command_options.hpp): the parser
+// that both front ends call, the request structs built from its JSON, and the CLI's agreement with
+// the spec (every option in --help with its default; the same argv makes the request the library
+// builds). python/tests/test_distributed_options.py checks the Python front end against the CLI.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "gpdp/attack/attack_options.hpp"
+#include "gpdp/attack/attack_run.hpp"
+#include "gpdp/error.hpp"
+#include "gpdp/options/option_spec.hpp"
+#include "gpdp/privacy/audit_run.hpp"
+#include "gpdp/tasks/command_options.hpp"
+#include "support/paths.hpp"
+
+namespace gpdp::test {
+namespace {
+
+using options::OptionScope;
+using options::OptionSpec;
+using options::OptionType;
+
+std::string error_of(const std::vector<OptionSpec>& specs, const options::GivenOptions& given) {
+  try {
+    options::parse_options(specs, given);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(OptionSpec, TypesTheTextsAndFillsInTheDefaults) {
+  const std::vector<OptionSpec> specs{
+      options::option("--count", OptionType::Integer, 3, "n"),
+      options::option("--scale", OptionType::Real, 1.5, "s"),
+      options::option("--name", OptionType::Text, nullptr, "t"),
+      options::option("--orders", OptionType::RealList, nullptr, "a"),
+      options::option("--verbose", OptionType::Flag, false, "v").in_scope(OptionScope::FrontEnd),
+      options::option("--out-file", OptionType::Text, nullptr, "o").with_key("out_path")};
+  auto p = options::parse_options(specs, {});
+  EXPECT_EQ(p.request, (nlohmann::json{{"count", 3}, {"scale", 1.5}}));
+  EXPECT_EQ(p.front_end, (nlohmann::json{{"verbose", false}}));
+  p = options::parse_options(specs, {{"--count", {"4", "18446744073709551615"}},
+                                     {"--scale", {"inf"}},
+                                     {"--orders", {"1.5,2", "8"}},
+                                     {"--verbose", {}},
+                                     {"--out-file", {"a.csv"}}});
+  EXPECT_EQ(p.request["count"].get<std::uint64_t>(), 18446744073709551615ULL);  // the last one
+  EXPECT_EQ(p.request["scale"], "inf");  // JSON has no infinity
+  EXPECT_EQ(p.request["orders"], (nlohmann::json{1.5, 2.0, 8.0}));
+  EXPECT_EQ(p.request["out_path"], "a.csv");
+  EXPECT_EQ(p.front_end["verbose"], true);
+}
+
+TEST(OptionSpec, ErrorsNameTheFlag) {
+  const std::vector<OptionSpec> specs{
+      options::option("--count", OptionType::Integer, 3, "n"),
+      options::option("--delta", OptionType::Real, nullptr, "d").as_required()};
+  EXPECT_EQ(error_of(specs, {{"--delta", {"0.1"}}, {"--count", {"1.5"}}}),
+            "--count: expected a whole number, got '1.5'");
+  EXPECT_EQ(error_of(specs, {{"--delta", {"nan"}}}), "--delta: expected a number, got 'nan'");
+  EXPECT_EQ(error_of(specs, {{"--delta", {"0.1x"}}}), "--delta: expected a number, got '0.1x'");
+  EXPECT_EQ(error_of(specs, {}), "--delta is required");
+  EXPECT_EQ(error_of(specs, {{"--delta", {"0.1"}}, {"--seed", {"1"}}}), "unknown option '--seed'");
+}
+
+// The spec's defaults are the request struct's: a request made of defaults only is the default
+// request, and a key the spec does not list is refused by the struct's reader.
+TEST(OptionSpec, AttackDefaultsAreTheRequestDefaults) {
+  const auto parsed = options::parse_options(attack::attack_options(), {});
+  EXPECT_EQ(attack::attack_request_from_json(parsed.request), attack::AttackRequest{});
+  auto with_sigma = parsed.request;
+  with_sigma["sigma"] = "inf";
+  EXPECT_TRUE(std::isinf(attack::attack_request_from_json(with_sigma).sigma));
+  EXPECT_THROW(attack::attack_request_from_json({{"threads", 2}}), InputError);
+}
+
+TEST(OptionSpec, AuditDefaultsAreTheRequestDefaults) {
+  const auto parsed =
+      options::parse_options(privacy::audit_options(), {{"--n", {"3"}}, {"--delta", {"1e-5"}}});
+  const auto a = privacy::audit_request_from_json(parsed.request);
+  const privacy::AuditRequest d;
+  EXPECT_EQ(a.mechanism.n, 3);
+  EXPECT_EQ(a.settings.delta, 1e-5);
+  EXPECT_EQ(a.mechanism.kernel, d.mechanism.kernel);
+  EXPECT_EQ(a.mechanism.M_Y, d.mechanism.M_Y);
+  EXPECT_TRUE(std::isnan(a.mechanism.kappa));                  // no default: from the kernel
+  EXPECT_EQ(a.settings.conversion, privacy::Conversion::CKS);  // the CLI's default
+  EXPECT_EQ(a.settings.restarts, d.settings.restarts);
+  EXPECT_EQ(a.settings.max_evals, d.settings.max_evals);
+  EXPECT_EQ(a.settings.continuation, d.settings.continuation);
+  EXPECT_EQ(a.settings.sensitivity, d.settings.sensitivity);
+  EXPECT_EQ(a.settings.seed, d.settings.seed);
+  EXPECT_TRUE(a.settings.alphas.empty());
+  const auto off = options::parse_options(privacy::audit_options(), {{"--n", {"3"}},
+                                                                     {"--delta", {"1e-5"}},
+                                                                     {"--no-continuation", {}},
+                                                                     {"--alpha", {"1.5,2"}},
+                                                                     {"--evals", {"40"}}});
+  const auto b = privacy::audit_request_from_json(off.request);
+  EXPECT_FALSE(b.settings.continuation);
+  EXPECT_TRUE(b.settings.sensitivity);
+  EXPECT_EQ(b.settings.alphas, (std::vector<double>{1.5, 2.0}));
+  EXPECT_EQ(b.settings.max_evals, 40);
+  EXPECT_THROW(privacy::audit_request_from_json({{"quiet", true}}), InputError);
+}
+
+// A text that each option's type accepts.
+std::string sample_value(const OptionSpec& spec) {
+  switch (spec.type) {
+    case OptionType::Integer:
+      return "7";
+    case OptionType::Real:
+      return "0.25";
+    case OptionType::RealList:
+      return "1.5,2";
+    case OptionType::TextList:
+      return "a,b";
+    default:
+      return "some-text";
+  }
+}
+
+class CommandOptions : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CommandOptions, HelpListsEveryOptionWithItsDefault) {
+  const auto r = run_cli(GetParam() + " --help");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& spec : tasks::command_options(GetParam())) {
+    EXPECT_NE(r.out.find(spec.flag), std::string::npos) << spec.flag;
+    if (!spec.alias.empty()) {
+      EXPECT_NE(r.out.find(spec.alias + ","), std::string::npos);
+    }
+    const auto shown = options::default_text(spec);
+    if (!shown.empty()) {
+      EXPECT_NE(r.out.find(spec.flag + " " + options::type_name(spec.type) + "=" + shown),
+                std::string::npos)
+          << spec.flag << " default " << shown;
+    }
+  }
+}
+
+// Every option given (by its alias where it has one): the CLI's request is the library parser's.
+TEST_P(CommandOptions, CliBuildsTheRequestOfTheSpec) {
+  const auto specs = tasks::command_options(GetParam());
+  std::string argv;
+  options::GivenOptions given;
+  for (const auto& spec : specs) {
+    if (spec.flag == "--print-request") continue;
+    const std::string value = spec.type == OptionType::Flag ? "" : sample_value(spec);
+    argv += " " + (spec.alias.empty() ? spec.flag : spec.alias) + " " + value;
+    given.emplace_back(
+        spec.flag, value.empty() ? std::vector<std::string>{} : std::vector<std::string>{value});
+  }
+  const auto r = run_cli(GetParam() + argv + " --print-request");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out), options::parse_options(specs, given).request);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryCommand, CommandOptions,
+                         ::testing::ValuesIn(tasks::option_commands()), [](const auto& info) {
+                           std::string name = info.param;
+                           for (auto& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace gpdp::test
