@@ -1,0 +1,118 @@
+#include "gpdp/privacy/audit_study.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <set>
+
+#include "audit_study_report.hpp"
+#include "gpdp/error.hpp"
+#include "gpdp/io/atomic_file.hpp"
+#include "gpdp/parallel.hpp"
+#include "gpdp/privacy/audit_study_row.hpp"
+#include "gpdp/tasks/together.hpp"
+
+namespace gpdp::privacy {
+
+namespace {
+
+void check(const AuditStudyRequest& r) {
+  require(r.max_n >= 1, fmt::format("audit-study: --max-n must be ≥ 1, got {}", r.max_n));
+  if (!r.out.empty()) {
+    const auto parent = std::filesystem::path(r.out).parent_path();
+    require(parent.empty() || std::filesystem::is_directory(parent),
+            fmt::format("audit-study: --out: folder '{}' does not exist", parent.string()));
+  }
+}
+
+// The rows' audits as drivers of run_together; each row reports once both of its audits are done.
+class StudyRun {
+ public:
+  StudyRun(std::vector<StudyRow>& rows, const std::function<void(const std::string&)>& progress)
+      : rows_(rows), progress_(progress), left_(rows.size(), 0) {}
+
+  std::vector<tasks::Driver> drivers() {
+    std::vector<tasks::Driver> out;
+    for (std::size_t k = 0; k < rows_.size(); ++k) {
+      const StudyRow& row = rows_[k];
+      const GpMechanism m = study_mechanism(row.setting, row.n, SensitivityLemma::B1);
+      out.push_back([this, k, m](tasks::Executor& e) {
+        rows_[k].gradient = audit(m, study_gradient_settings(rows_[k]), {}, &e);
+        finished(k);
+      });
+      ++left_[k];
+      if (runs_subplex(row)) {
+        out.push_back([this, k, m](tasks::Executor& e) {
+          rows_[k].subplex = audit(m, study_subplex_settings(rows_[k]), {}, &e);
+          finished(k);
+        });
+        ++left_[k];
+      }
+    }
+    return out;
+  }
+
+ private:
+  void finished(std::size_t k) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (--left_[k] > 0) return;
+    StudyRow& row = rows_[k];
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (progress_) {
+      progress_(fmt::format("study: d = {}, ℓ = {}, r = {}, σ = {}, n = {}: done after {:.1f} s",
+                            row.setting.dim, row.setting.ell, row.setting.r, row.setting.sigma,
+                            row.n, row.seconds));
+    }
+  }
+
+  std::vector<StudyRow>& rows_;
+  const std::function<void(const std::string&)>& progress_;
+  std::vector<int> left_;  // audits still running, per row
+  std::mutex mutex_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+AuditStudyRequest audit_study_request_from_json(const nlohmann::json& j) {
+  require(j.is_object(), "audit-study: the request must be a JSON object");
+  static const std::set<std::string> known{"max-n", "out"};
+  for (const auto& [key, value] : j.items()) {
+    require(known.count(key) == 1, fmt::format("audit-study: unknown parameter '{}'", key));
+  }
+  AuditStudyRequest r;
+  r.max_n = j.value("max-n", r.max_n);
+  r.out = j.value("out", r.out);
+  return r;
+}
+
+AuditStudy run_audit_study(const AuditStudyRequest& request, tasks::Executor& executor,
+                           const std::function<void(const std::string&)>& progress) {
+  check(request);
+  // The coordinator's own linear algebra (witness shapes, exact oracles) rounds as on a worker.
+  const SingleThreadedBlas one_blas_thread;
+  std::vector<StudyRow> rows;
+  for (const auto& setting : study_settings()) {
+    for (const long n : study_sizes()) {
+      if (n <= request.max_n) rows.push_back(study_row(setting, n));
+    }
+  }
+  StudyRun run(rows, progress);
+  tasks::run_together(executor, run.drivers());
+
+  AuditStudy study;
+  study.markdown = study_markdown_header();
+  nlohmann::json json_rows = nlohmann::json::array();
+  for (auto& row : rows) {
+    study.violation = score_row(row) || study.violation;
+    study.markdown += study_markdown_line(row);
+    append_study_json(row, json_rows);
+  }
+  study.report = {{"delta", kStudyDelta}, {"conversion", "mironov"}, {"rows", json_rows}};
+  if (!request.out.empty()) io::write_file_atomic(request.out, study.report.dump(1) + "\n");
+  return study;
+}
+
+}  // namespace gpdp::privacy
