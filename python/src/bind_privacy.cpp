@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/audit.hpp"
 #include "gpdp/privacy/audit_run.hpp"
+#include "gpdp/privacy/audit_study.hpp"
 #include "gpdp/privacy/bounds.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/event.hpp"
@@ -292,6 +294,30 @@ void bind_audit_driver(py::module_& m) {
       "bytes]. Returns (the report `gpdp audit` prints, violation).");
 }
 
+// `gpdp audit-study` with every audit's local searches as tasks dispatched through `map_tasks`:
+// the same table and --out JSON as the CLI.
+void bind_audit_study_driver(py::module_& m) {
+  m.def(
+      "audit_study",
+      [](const std::string& request, const py::function& map_tasks, bool quiet) {
+        const AuditStudyRequest r = audit_study_request_from_json(nlohmann::json::parse(request));
+        tasks::CallbackExecutor executor = callback_executor(map_tasks);
+        AuditStudy study;
+        {
+          const py::gil_scoped_release release;
+          study = run_audit_study(r, executor, [quiet](const std::string& line) {
+            if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());
+          });
+        }
+        return py::make_tuple(study.markdown, study.violation);
+      },
+      py::arg("request"), py::arg("map_tasks"), py::arg("quiet") = false,
+      "`gpdp audit-study`: request = JSON {\"max-n\": 155, \"out\": \"study.json\"} (out: the "
+      "JSON file written, optional), map_tasks([(kind, params)]) -> [CBOR bytes]; returns "
+      "(markdown table, whether a row violates a lemma). One line per finished row on stderr "
+      "unless quiet.");
+}
+
 }  // namespace
 
 void bind_privacy(py::module_& m) {
@@ -300,6 +326,7 @@ void bind_privacy(py::module_& m) {
   bind_accountant(m);
   bind_calibration(m);
   bind_audit_driver(m);
+  bind_audit_study_driver(m);
 }
 
 }  // namespace gpdp::python

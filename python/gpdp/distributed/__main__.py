@@ -14,6 +14,7 @@ COMMANDS = {
     "release-batch": ("gpdp.distributed.release_batch", "Many releases from a manifest, draws on workers"),
     "attack": ("gpdp.distributed.attack", "gpdp attack with its seeds as tasks on workers"),
     "audit": ("gpdp.distributed.audit", "gpdp audit with its restarts as tasks on workers"),
+    "audit-study": ("gpdp.distributed.audit_study", "gpdp audit-study with its searches as tasks on workers"),
 }
 
 
