@@ -1,20 +1,37 @@
 // gpdp audit-study: the tightness study of docs/privacy.md (privacy/audit_study.hpp). Prints the
-// markdown table, writes --out; a row that violates a lemma makes it exit 2.
+// markdown table, writes --out; a row that violates a lemma makes it exit 2. Its options are the
+// library's (audit_study_options), shared with python -m gpdp.distributed audit-study.
 #include <fmt/format.h>
+
+#include <functional>
 
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/audit_study.hpp"
 #include "gpdp/tasks/executor.hpp"
+#include "spec_options.hpp"
 
 namespace gpdp::cli {
 
 namespace {
 
-struct StudyArgs {
-  privacy::AuditStudyRequest request;
-  int threads = 1;  // workers of the ThreadExecutor
-};
+void run(const SpecOptions& opts) {
+  const auto parsed = opts.parsed();
+  if (SpecOptions::print_request(parsed)) return;
+  const auto request = privacy::audit_study_request_from_json(parsed.request);
+  const int threads = parsed.front_end.at("threads").get<int>();
+  require(threads >= 0, "--threads must be ≥ 0");
+  tasks::ThreadExecutor executor(threads);
+  std::function<void(const std::string&)> progress;
+  if (!parsed.front_end.at("quiet").get<bool>()) {
+    progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  }
+  const auto study = privacy::run_audit_study(request, executor, progress);
+  fmt::print("{}", study.markdown);
+  if (study.violation) {
+    throw PrivacyError("VIOLATION: a row of the study exceeds a proven bound (marked above)");
+  }
+}
 
 void setup(CLI::App& app) {
   auto* sub = app.add_subcommand(
@@ -24,22 +41,8 @@ void setup(CLI::App& app) {
       "lemmas B.1, b1-sharp, B.7), as a markdown table; exits 2 if any row violates any lemma.\n"
       "Every audit's local searches are tasks, all rows at once (python -m gpdp.distributed\n"
       "audit-study runs the same on a cluster). About 3 CPU minutes; run it with nice.");
-  auto args = std::make_shared<StudyArgs>();
-  sub->add_option("--out", args->request.out, "JSON file for every row with its witness datasets");
-  sub->add_option("--threads", args->threads, "Worker threads for the searches (0 = all cores)")
-      ->capture_default_str();
-  sub->add_option("--max-n", args->request.max_n, "Skip the rows with larger n (a shorter run)")
-      ->capture_default_str();
-  sub->callback([args] {
-    require(args->threads >= 0, "--threads must be ≥ 0");
-    tasks::ThreadExecutor executor(args->threads);
-    const auto study = privacy::run_audit_study(
-        args->request, executor, [](const std::string& line) { fmt::print(stderr, "{}\n", line); });
-    fmt::print("{}", study.markdown);
-    if (study.violation) {
-      throw PrivacyError("VIOLATION: a row of the study exceeds a proven bound (marked above)");
-    }
-  });
+  auto opts = std::make_shared<SpecOptions>(sub, "audit-study");
+  sub->callback([opts] { run(*opts); });
 }
 
 const bool registered = register_command(&setup);

@@ -24,7 +24,7 @@ def distributed(*args, check=True):
 
 
 def test_the_converted_commands_are_shared():
-    assert {"attack"} <= set(SHARED)
+    assert {"attack", "audit-study"} <= set(SHARED)
 
 
 @pytest.mark.parametrize("command", SHARED)
@@ -67,7 +67,8 @@ def test_defaults_and_a_repeated_option_as_the_cli(cli, command):
     for spec in options.specs(command):
         if spec["required"]:
             required += [spec["flag"], SAMPLES[spec["type"]]]
-    for argv in (required, required + ["--seed", "3", "--seed", "4"]):
+    repeated = next(s["flag"] for s in options.specs(command) if s["type"] == "integer")
+    for argv in (required, required + [repeated, "3", repeated, "4"]):
         expected = cli(command, *argv, "--print-request").stdout
         assert distributed(command, *argv, "--print-request").stdout == expected
 

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <filesystem>
 #include <mutex>
-#include <set>
 
 #include "audit_study_report.hpp"
 #include "gpdp/error.hpp"
@@ -76,12 +75,25 @@ class StudyRun {
 
 }  // namespace
 
+std::vector<options::OptionSpec> audit_study_options() {
+  using options::option;
+  using options::OptionScope;
+  using options::OptionType;
+  const AuditStudyRequest d;  // the defaults
+  return {
+      option("--out", OptionType::Text, nullptr,
+             "JSON file for every row with its witness datasets"),
+      option("--max-n", OptionType::Integer, d.max_n,
+             "Skip the rows with larger n (a shorter run)"),
+      option("--threads", OptionType::Integer, 1, "Worker threads for the searches (0 = all cores)")
+          .in_scope(OptionScope::Cli),
+      option("--quiet", OptionType::Flag, false, "No per-row progress on stderr")
+          .in_scope(OptionScope::FrontEnd),
+  };
+}
+
 AuditStudyRequest audit_study_request_from_json(const nlohmann::json& j) {
-  require(j.is_object(), "audit-study: the request must be a JSON object");
-  static const std::set<std::string> known{"max-n", "out"};
-  for (const auto& [key, value] : j.items()) {
-    require(known.count(key) == 1, fmt::format("audit-study: unknown parameter '{}'", key));
-  }
+  options::check_request_keys(audit_study_options(), j, "audit-study");
   AuditStudyRequest r;
   r.max_n = j.value("max-n", r.max_n);
   r.out = j.value("out", r.out);

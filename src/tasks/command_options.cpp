@@ -9,6 +9,7 @@
 #include "gpdp/attack/attack_options.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/audit_run.hpp"
+#include "gpdp/privacy/audit_study.hpp"
 
 namespace gpdp::tasks {
 
@@ -19,6 +20,7 @@ const std::map<std::string, OptionList>& commands() {
   static const std::map<std::string, OptionList> all{
       {"attack", &attack::attack_options},
       {"audit", &privacy::audit_options},
+      {"audit-study", &privacy::audit_study_options},
   };
   return all;
 }

@@ -11,7 +11,9 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "gpdp/options/option_spec.hpp"
 #include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::privacy {
@@ -21,8 +23,13 @@ struct AuditStudyRequest {
   std::string out;   // JSON file of every row with its witnesses ("" = none)
 };
 
-// The request from JSON {"max-n": 155, "out": "study.json"}: missing keys keep their defaults,
-// unknown keys are an InputError naming them.
+// The options of `gpdp audit-study` and `python -m gpdp.distributed audit-study` (one definition,
+// options/option_spec.hpp): --max-n, --out (the request), --quiet (both front ends), --threads
+// (the CLI's executor).
+std::vector<options::OptionSpec> audit_study_options();
+
+// The request from JSON {"max-n": 155, "out": "study.json"} (as parse_options makes it from the
+// flags): missing keys keep their defaults, unknown keys are an InputError naming them.
 AuditStudyRequest audit_study_request_from_json(const nlohmann::json& j);
 
 struct AuditStudy {

@@ -1,38 +1,35 @@
 """python -m gpdp.distributed audit-study: `gpdp audit-study` with its searches as tasks on workers.
 
-The coordinator runs the library's study (privacy/audit_study.hpp): every audit of the table, all
-rows at once, each local search (one gradient-ascent start, one Subplex restart) an
-"audit.ascent" / "audit.subplex" task, one task list per round over all rows. The starts are drawn
-on the coordinator and the results merged in start order, so the markdown table (stdout) and the
---out JSON are the CLI's whatever the number of workers (the rows' "seconds" aside). Exit status 2
-when a row violates a lemma, as the CLI.
+Same flags (the library's definition, options.py) as the CLI. The coordinator runs the library's
+study (privacy/audit_study.hpp): every audit of the table, all rows at once, each local search
+(one gradient-ascent start, one Subplex restart) an "audit.ascent" / "audit.subplex" task, one
+task list per round over all rows. The starts are drawn on the coordinator and the results merged
+in start order, so the markdown table (stdout) and the --out JSON are the CLI's whatever the
+number of workers (the rows' "seconds" aside). Exit status 2 when a row violates a lemma, as the
+CLI.
 """
 
 import functools
-import json
 import sys
 
+from . import options
 from .scheduler import map_tasks, open_executor
 
 
 def add_arguments(parser):
-    a = parser.add_argument
-    a("--out", default="", help="JSON file for every row with its witness datasets")
-    a("--max-n", dest="max_n", type=int, default=155,
-      help="skip the rows with larger n (a shorter run) (default: %(default)s)")
-    a("--quiet", action="store_true", help="no per-row progress on stderr")
+    options.add_arguments(parser, "audit-study")
 
 
 def run(args):
     from gpdp import _core
 
-    request = {"max-n": args.max_n}
-    if args.out:
-        request["out"] = args.out
+    request, front_end = options.parse(args, "audit-study")
+    if options.print_request(request, front_end):
+        return 0
     with open_executor(args.scheduler) as executor:
         markdown, violation = _core.privacy.audit_study(
-            json.dumps(request), functools.partial(map_tasks, executor, progress=None),
-            quiet=args.quiet)
+            request, functools.partial(map_tasks, executor, progress=None),
+            quiet=front_end["quiet"])
     sys.stdout.write(markdown)
     if violation:
         print("gpdp.distributed audit-study: VIOLATION: a row of the study exceeds a proven bound "
