@@ -12,6 +12,8 @@
 #include "gpdp/error.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/privacy/audit_run.hpp"
+#include "gpdp/release/manifest.hpp"
+#include "gpdp/release/release_options.hpp"
 #include "gpdp/tasks/command_options.hpp"
 #include "support/paths.hpp"
 
@@ -125,10 +127,11 @@ std::string sample_value(const OptionSpec& spec) {
 
 class CommandOptions : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(CommandOptions, HelpListsEveryOptionWithItsDefault) {
-  const auto r = run_cli(GetParam() + " --help");
+// `gpdp <command> --help` names every option (and alias) of `specs` with its default.
+void expect_help_lists(const std::string& command, const std::vector<OptionSpec>& specs) {
+  const auto r = run_cli(command + " --help");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const auto& spec : tasks::command_options(GetParam())) {
+  for (const auto& spec : specs) {
     EXPECT_NE(r.out.find(spec.flag), std::string::npos) << spec.flag;
     if (!spec.alias.empty()) {
       EXPECT_NE(r.out.find(spec.alias + ","), std::string::npos);
@@ -137,9 +140,13 @@ TEST_P(CommandOptions, HelpListsEveryOptionWithItsDefault) {
     if (!shown.empty()) {
       EXPECT_NE(r.out.find(spec.flag + " " + options::type_name(spec.type) + "=" + shown),
                 std::string::npos)
-          << spec.flag << " default " << shown;
+          << command << " " << spec.flag << " default " << shown;
     }
   }
+}
+
+TEST_P(CommandOptions, HelpListsEveryOptionWithItsDefault) {
+  expect_help_lists(GetParam(), tasks::command_options(GetParam()));
 }
 
 // Every option given (by its alias where it has one): the CLI's request is the library parser's.
@@ -166,6 +173,32 @@ INSTANTIATE_TEST_SUITE_P(EveryCommand, CommandOptions,
                              if (c == '-') c = '_';
                            return name;
                          });
+
+// gpdp release's flags and the batch manifest's keys are one list (release/release_options.hpp):
+// the CLI shows every option with its default, a manifest accepts every option but the CLI's own
+// and refuses those by name with a reason.
+TEST(ReleaseOptions, CliAndManifestShareTheList) {
+  const auto specs = release::release_options();
+  expect_help_lists("release", specs);
+  for (const auto& spec : specs) {
+    const std::string key = options::key_of(spec);
+    const nlohmann::json manifest = {
+        {"defaults", {{key, "x"}}},
+        {"releases", nlohmann::json::array({nlohmann::json::object()})}};
+    std::string message;
+    try {
+      release::parse_manifest(manifest, "batch.json", "");
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    if (spec.scope == OptionScope::Cli) {
+      EXPECT_NE(message.find("'" + key + "' is not available in a batch: "), std::string::npos)
+          << message;
+    } else {
+      EXPECT_EQ(message.find("unknown option"), std::string::npos) << message;
+    }
+  }
+}
 
 }  // namespace
 }  // namespace gpdp::test

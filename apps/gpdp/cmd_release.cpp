@@ -10,10 +10,12 @@
 #include "gpdp/error.hpp"
 #include "gpdp/preview/release_config.hpp"
 #include "gpdp/release/release.hpp"
+#include "gpdp/release/release_options.hpp"
 #include "options.hpp"
 #include "privacy_options.hpp"
 #include "release_options.hpp"
 #include "release_summary.hpp"
+#include "spec_options.hpp"
 
 namespace gpdp::cli {
 
@@ -52,7 +54,9 @@ struct ReleaseFlags {
   bool json = false;
 };
 
-void add_flags(CLI::App* sub, ReleaseFlags& f) {
+// The flags' names, help and defaults are the library's (release/release_options.hpp), shared
+// with the batch manifest.
+void add_flags(CLI::App* sub, ReleaseFlags& f, const std::vector<options::OptionSpec>& specs) {
   add_data_options(sub, f.data);
   add_input_flags(sub, f.input);
   add_kernel_options(sub, f.kernel);
@@ -60,70 +64,40 @@ void add_flags(CLI::App* sub, ReleaseFlags& f) {
   add_mechanism_options(sub, f.mechanism, MechanismFlags::FromData);
   add_accounting_options(sub, f.accounting);
   add_points_options(sub, f.points);
-  sub->add_option("--lemma", f.lemma, "Deprecated: the old spelling of --sensitivity");
-  sub->add_option("--threshold,-t", f.threshold,
-                  "Excursion threshold t in response units (after --transform)")
-      ->required();
-  sub->add_option("--vote-cutoff", f.vote_cutoff,
-                  "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}")
-      ->capture_default_str();
-  sub->add_option("--smooth", f.smooth,
-                  "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
-                  "released paths before thresholding (post-processing)")
-      ->capture_default_str();
-  sub->add_option("--mask", f.mask,
-                  "Public CSV of points (same covariate columns): with --grid2d, evaluate only the "
-                  "grid cells within half a step of one of them; the map leaves the rest blank");
-  sub->add_option("--sampler", f.sampler,
-                  "Exact sampler: auto, dense, markov (1-D exponential kernel) or pathwise (a "
-                  "whole grid); an inapplicable choice is an error; the certificate names it")
-      ->capture_default_str();
-  sub->add_option("--out,-o", f.out, "Release folder (must not exist or be empty)")->required();
-  sub->add_option("--image", f.image, "Map format: png or svg")->capture_default_str();
-  sub->add_option("--dataset", f.dataset,
-                  "Name of the dataset the budget belongs to (letters, digits, - _ .); the same "
-                  "records under this name share one budget, whatever the file layout")
-      ->required();
+  add_spec_option(sub, specs, "--lemma", f.lemma);
+  add_spec_option(sub, specs, "--threshold", f.threshold);
+  add_spec_option(sub, specs, "--vote-cutoff", f.vote_cutoff);
+  add_spec_option(sub, specs, "--smooth", f.smooth);
+  add_spec_option(sub, specs, "--mask", f.mask);
+  add_spec_option(sub, specs, "--sampler", f.sampler);
+  add_spec_option(sub, specs, "--out", f.out);
+  add_spec_option(sub, specs, "--image", f.image);
+  add_spec_option(sub, specs, "--dataset", f.dataset);
   sub->add_flag("--new-dataset-despite-overlap", f.new_dataset,
-                "Release under --dataset although its records were already released under "
-                "another name (recorded in the certificate)");
-  sub->add_option("--ledger", f.ledger, "Budget ledger (SQLite; created if missing)")->required();
-  sub->add_option("--ledger-key", f.ledger_key,
-                  "Key of the ledger's record fingerprints (default: <ledger>.key, created with "
-                  "the ledger; never stored in it)");
+                find_spec(specs, "--new-dataset-despite-overlap").help);
+  add_spec_option(sub, specs, "--ledger", f.ledger);
+  add_spec_option(sub, specs, "--ledger-key", f.ledger_key);
 }
 
-void add_budget_flags(CLI::App* sub, ReleaseFlags& f) {
-  auto* be = sub->add_option("--budget-epsilon", f.budget_epsilon,
-                             "Total ε budget of this dataset (fixed at its first release)");
-  auto* bd = sub->add_option("--budget-delta", f.budget_delta, "Total δ budget of this dataset");
+void add_budget_flags(CLI::App* sub, ReleaseFlags& f,
+                      const std::vector<options::OptionSpec>& specs) {
+  auto* be = add_spec_option(sub, specs, "--budget-epsilon", f.budget_epsilon);
+  auto* bd = add_spec_option(sub, specs, "--budget-delta", f.budget_delta);
   be->needs(bd);
   bd->needs(be);
-  sub->add_option("--budget-orders", f.budget_orders,
-                  "Rényi orders of the budget's filter, fixed with the budget (default: the one "
-                  "order at which the budget holds the most releases like the first)")
-      ->delimiter(',')
-      ->needs(be);
+  add_spec_option(sub, specs, "--budget-orders", f.budget_orders)->needs(be);
 }
 
-void add_target_flags(CLI::App* sub, ReleaseFlags& f) {
-  auto* target = sub->add_option("--target-epsilon", f.target_epsilon,
-                                 "Calibrate: the smallest r (or η, see --solve) with ε ≤ this");
-  sub->add_option(
-         "--solve", f.solve,
-         "What --target-epsilon solves for: r or eta (posterior-sample), noise (functional)")
-      ->capture_default_str()
-      ->needs(target);
+void add_target_flags(CLI::App* sub, ReleaseFlags& f,
+                      const std::vector<options::OptionSpec>& specs) {
+  auto* target = add_spec_option(sub, specs, "--target-epsilon", f.target_epsilon);
+  add_spec_option(sub, specs, "--solve", f.solve)->needs(target);
 }
 
 // --config-from: the public parameters a preview chose for --target-epsilon, none given besides.
-void add_config_from_flag(CLI::App* sub, ReleaseFlags& f) {
-  auto* opt = sub->add_option(
-      "--config-from", f.config_from,
-      "A gpdp preview's preview.json: release with exactly the configuration it chose for "
-      "--target-epsilon (mechanism, kernel, ℓ, r, σ, η, L, vote cutoff, smoothing, sensitivity, "
-      "conversion; no calibration). Refused if the data's n, --M-Y or --delta differ from the "
-      "preview's; the certificate records the file's SHA-256 and the predicted IoU");
+void add_config_from_flag(CLI::App* sub, ReleaseFlags& f,
+                          const std::vector<options::OptionSpec>& specs) {
+  auto* opt = add_spec_option(sub, specs, "--config-from", f.config_from);
   opt->needs(sub->get_option("--target-epsilon"));
   for (const char* name :
        {"--kernel", "--ell", "--r", "--sigma", "--eta", "--mechanism", "--noise-scale",
@@ -197,20 +171,16 @@ void setup(CLI::App& app) {
       "(2-D),\n"
       "certificate.json. Only functions of the released paths are written there.");
   auto f = std::make_shared<ReleaseFlags>();
-  add_flags(sub, *f);
-  add_target_flags(sub, *f);
-  add_budget_flags(sub, *f);
-  add_config_from_flag(sub, *f);
-  sub->add_option("--insecure-seed", f->seed,
-                  "Seed the RNG (reproducible, NOT PRIVATE: the certificate says so)");
+  const auto specs = release::release_options();
+  add_flags(sub, *f, specs);
+  add_target_flags(sub, *f, specs);
+  add_budget_flags(sub, *f, specs);
+  add_config_from_flag(sub, *f, specs);
+  add_spec_option(sub, specs, "--insecure-seed", f->seed);
   add_path_key_flags(sub, f->key);
-  sub->add_option("--keep-path", f->keep_path,
-                  "Keep the released path's state (mode 0600, encrypted with --path-key or "
-                  "--path-passphrase-env) for later 'gpdp query'; must lie outside --out");
-  sub->add_option("--internal-eval", f->internal_eval,
-                  "Also write the NON-PRIVATE posterior maps (μ_D, p_D), watermarked NOT FOR "
-                  "RELEASE, into this folder (never --out)");
-  sub->add_flag("--json", f->json, "Print the summary as JSON");
+  add_spec_option(sub, specs, "--keep-path", f->keep_path);
+  add_spec_option(sub, specs, "--internal-eval", f->internal_eval);
+  sub->add_flag("--json", f->json, find_spec(specs, "--json").help);
   sub->callback([f, sub] {
     const auto outcome = release::run_release(to_request(*f, sub));
     if (f->json) {

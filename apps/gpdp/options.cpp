@@ -8,6 +8,7 @@
 #include "gpdp/io/csv.hpp"
 #include "gpdp/io/points_file.hpp"
 #include "gpdp/options/model_options.hpp"
+#include "gpdp/release/release_options.hpp"
 #include "spec_options.hpp"
 
 namespace gpdp::cli {
@@ -36,22 +37,19 @@ Hyperparameters to_hyperparameters(const HyperOptions& o) {
 }
 
 void add_data_options(CLI::App* app, DataOptions& o, bool required) {
-  auto* opt = app->add_option("--data", o.path,
-                              "Training data CSV with a header: covariate columns and a response");
-  if (required) opt->required();
-  app->add_option("--x", o.x_columns, "Covariate column names (default: x1, x2, ...)")
-      ->delimiter(',');
-  app->add_option("--y", o.y_column, "Response column name")->capture_default_str();
+  const auto specs = release::data_options(required);
+  add_spec_option(app, specs, "--data", o.path);
+  add_spec_option(app, specs, "--x", o.x_columns);
+  add_spec_option(app, specs, "--y", o.y_column);
 }
 
 Dataset load_data(const DataOptions& o) { return load_dataset(o.path, o.x_columns, o.y_column); }
 
 void add_points_options(CLI::App* app, PointsOptions& o) {
-  auto* p = app->add_option("--points", o.points_file,
-                            "CSV of query points (columns x1..xd, or the --x names)");
-  auto* g = app->add_option("--grid", o.grid, "1-D grid lo:hi:count, e.g. 0:1:800");
-  auto* g2 =
-      app->add_option("--grid2d", o.grid2d, "2-D grid lo:hi:nx,lo:hi:ny, e.g. 0:1:512,0:1:512");
+  const auto specs = release::points_options();
+  auto* p = add_spec_option(app, specs, "--points", o.points_file);
+  auto* g = add_spec_option(app, specs, "--grid", o.grid);
+  auto* g2 = add_spec_option(app, specs, "--grid2d", o.grid2d);
   p->excludes(g)->excludes(g2);
   g->excludes(g2);
 }

@@ -1,36 +1,22 @@
 #include "release_options.hpp"
 
 #include "gpdp/error.hpp"
+#include "gpdp/release/release_options.hpp"
+#include "spec_options.hpp"
 
 namespace gpdp::cli {
 
 void add_input_flags(CLI::App* app, InputFlags& f) {
-  app->add_option("--config", f.config,
-                  "JSON input description: x, y, domain, M_Y, policy, transform, center, scale "
-                  "(flags given on the command line win)");
-  app->add_option("--domain", f.domain,
-                  "Declared covariate domain lo:hi per axis, e.g. 0:1,0:1 (public; never inferred "
-                  "from the data; a covariate outside it is an error)");
-  app->add_option("--M-Y", f.M_Y, "Response bound M_Y: the guarantee needs |y| ≤ M_Y")
-      ->capture_default_str();
-  app->add_option("--response-policy", f.policy,
-                  "clip (clip to ±M_Y and report the count) or reject (error on |y| > M_Y)")
-      ->capture_default_str();
-  app->add_option("--transform", f.transform,
-                  "Public response transform before centring: none or log")
-      ->capture_default_str();
-  app->add_option("--center", f.center, "Public centring C: y ← (y − C)/B before clipping")
-      ->capture_default_str();
-  app->add_option("--scale", f.scale, "Public scale B > 0: y ← (y − C)/B before clipping")
-      ->capture_default_str();
-  app->add_option("--crs", f.crs,
-                  "Coordinate reference system of the covariates, domain, grid, mask and points "
-                  "(AUTH:CODE, 2-D, e.g. EPSG:28992; geographic ones such as EPSG:4326 are "
-                  "projected before modelling). Without it coordinates are unitless and no RFC "
-                  "7946 GeoJSON is written");
-  app->add_option("--model-crs", f.model_crs,
-                  "With a geographic --crs: the projected CRS to model in (default: the UTM zone "
-                  "of the domain's centre)");
+  const auto specs = release::input_options();
+  add_spec_option(app, specs, "--config", f.config);
+  add_spec_option(app, specs, "--domain", f.domain);
+  add_spec_option(app, specs, "--M-Y", f.M_Y);
+  add_spec_option(app, specs, "--response-policy", f.policy);
+  add_spec_option(app, specs, "--transform", f.transform);
+  add_spec_option(app, specs, "--center", f.center);
+  add_spec_option(app, specs, "--scale", f.scale);
+  add_spec_option(app, specs, "--crs", f.crs);
+  add_spec_option(app, specs, "--model-crs", f.model_crs);
 }
 
 release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, const CLI::App* app,
@@ -57,10 +43,9 @@ release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, c
 }
 
 void add_path_key_flags(CLI::App* app, PathKeyFlags& f) {
-  app->add_option("--path-key", f.key_file,
-                  "Key file (32 bytes or 64 hex digits) encrypting the kept path");
-  app->add_option("--path-passphrase-env", f.passphrase_env,
-                  "Name of an environment variable holding a passphrase for the kept path");
+  const auto specs = release::path_key_options();
+  add_spec_option(app, specs, "--path-key", f.key_file);
+  add_spec_option(app, specs, "--path-passphrase-env", f.passphrase_env);
 }
 
 release::PathKey to_path_key(const PathKeyFlags& f) {

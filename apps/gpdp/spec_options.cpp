@@ -19,6 +19,17 @@ std::string cli_names(const options::OptionSpec& spec) {
   return spec.alias.empty() ? spec.flag : spec.flag + "," + spec.alias;
 }
 
+CLI::Option* finish_spec_option(CLI::Option* opt, const options::OptionSpec& spec) {
+  if (spec.type == options::OptionType::Flag) return opt;
+  opt->type_name(options::type_name(spec.type));
+  if (spec.type == options::OptionType::RealList || spec.type == options::OptionType::TextList) {
+    opt->delimiter(',');
+  }
+  if (!spec.default_value.is_null()) opt->capture_default_str();
+  if (spec.required) opt->required();
+  return opt;
+}
+
 namespace {
 
 CLI::Option* add(CLI::App* app, const options::OptionSpec& spec) {

@@ -21,14 +21,14 @@ namespace gpdp::cli {
 const options::OptionSpec& find_spec(const std::vector<options::OptionSpec>& specs,
                                      const std::string& flag);
 std::string cli_names(const options::OptionSpec& spec);  // "--draws,-L"
+// The spec's type name, list delimiter, required mark; the variable's default shown when the spec
+// has one.
+CLI::Option* finish_spec_option(CLI::Option* opt, const options::OptionSpec& spec);
 template <class T>
 CLI::Option* add_spec_option(CLI::App* app, const std::vector<options::OptionSpec>& specs,
                              const std::string& flag, T& variable) {
   const auto& spec = find_spec(specs, flag);
-  auto* opt = app->add_option(cli_names(spec), variable, spec.help);
-  if (!spec.default_value.is_null()) opt->capture_default_str();
-  if (spec.required) opt->required();
-  return opt;
+  return finish_spec_option(app->add_option(cli_names(spec), variable, spec.help), spec);
 }
 
 class SpecOptions {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gpdp/error.hpp"
+#include "gpdp/release/release_options.hpp"
 
 namespace gpdp::release {
 
@@ -18,53 +19,18 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The options of `gpdp release` a manifest may give (without "--").
-const std::set<std::string> kOptions = {"data",
-                                        "x",
-                                        "y",
-                                        "config",
-                                        "domain",
-                                        "M-Y",
-                                        "response-policy",
-                                        "transform",
-                                        "center",
-                                        "scale",
-                                        "crs",
-                                        "model-crs",
-                                        "kernel",
-                                        "ell",
-                                        "r",
-                                        "sigma",
-                                        "eta",
-                                        "sensitivity",
-                                        "kappa",
-                                        "Vn",
-                                        "Delta-n",
-                                        "rkhs-norm",
-                                        "mechanism",
-                                        "noise-scale",
-                                        "draws",
-                                        "delta",
-                                        "conversion",
-                                        "target-epsilon",
-                                        "solve",
-                                        "threshold",
-                                        "vote-cutoff",
-                                        "smooth",
-                                        "mask",
-                                        "sampler",
-                                        "points",
-                                        "grid",
-                                        "grid2d",
-                                        "out",
-                                        "image",
-                                        "dataset",
-                                        "new-dataset-despite-overlap",
-                                        "budget-epsilon",
-                                        "budget-delta",
-                                        "budget-orders",
-                                        "insecure-seed"};
-// Options of `gpdp release` that have no meaning in a batch, and why.
+// The options of `gpdp release` a manifest may give (without "--"): all but the CLI's own.
+const std::set<std::string>& batch_options() {
+  static const std::set<std::string> keys = [] {
+    std::set<std::string> out;
+    for (const auto& spec : release_options())
+      if (spec.scope != options::OptionScope::Cli) out.insert(options::key_of(spec));
+    return out;
+  }();
+  return keys;
+}
+// The CLI's own options of `gpdp release` (scope Cli in release_options()): no meaning in a
+// batch, and why.
 const std::map<std::string, std::string> kRefused = {
     {"keep-path", "a batch's paths are drawn on workers and not kept"},
     {"internal-eval", "a batch writes released outputs only"},
@@ -282,7 +248,7 @@ void check_keys(const json& values, const std::string& where) {
     if (const auto r = kRefused.find(key); r != kRefused.end())
       throw ParameterError(
           {key}, fmt::format("{}: '{}' is not available in a batch: {}", where, key, r->second));
-    if (!kOptions.count(key))
+    if (!batch_options().count(key))
       throw ParameterError({key}, fmt::format("{}: unknown option '{}' (the options are gpdp "
                                               "release's, without \"--\"; docs/release.md)",
                                               where, key));
