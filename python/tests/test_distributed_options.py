@@ -73,6 +73,11 @@ def test_defaults_and_a_repeated_option_as_the_cli(cli, command):
         assert distributed(command, *argv, "--print-request").stdout == expected
 
 
+def test_an_abbreviated_flag_is_refused_as_by_the_cli(cli):
+    assert cli("attack", "--shad", "300", "--print-request", check=False).returncode != 0
+    assert distributed("attack", "--shad", "300", "--print-request", check=False).returncode != 0
+
+
 def test_a_malformed_value_is_refused_naming_the_flag():
     r = distributed("attack", "--seeds", "three", check=False)
     assert r.returncode != 0

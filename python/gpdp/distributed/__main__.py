@@ -26,7 +26,8 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in sorted(COMMANDS.items()):
         module = importlib.import_module(module_name)
-        command = sub.add_parser(name, help=help_text, description=help_text)
+        # No abbreviated flags: the CLI (CLI11) takes none, and the same argv must mean the same.
+        command = sub.add_parser(name, help=help_text, description=help_text, allow_abbrev=False)
         command.add_argument(
             "--scheduler", default="local:2",
             help="local:N (Dask LocalCluster, N worker processes), tcp://HOST:PORT (a running "
