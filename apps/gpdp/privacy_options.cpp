@@ -11,8 +11,7 @@ namespace gpdp::cli {
 
 void add_mechanism_options(CLI::App* app, MechanismOptions& o, MechanismFlags flags) {
   const bool full = flags == MechanismFlags::Full;
-  const auto specs = privacy::mechanism_options(full ? privacy::MechanismFlagSet::Full
-                                                     : privacy::MechanismFlagSet::FromData);
+  const auto specs = privacy::mechanism_options(flags);
   if (full) {
     add_spec_option(app, specs, "--n", o.n);
     add_spec_option(app, specs, "--dim", o.dim);

@@ -33,12 +33,9 @@ struct MechanismOptions {
   std::string mechanism = "posterior-sample";  // --mechanism posterior-sample|functional
   double noise_scale = std::numeric_limits<double>::quiet_NaN();  // --noise-scale s (functional)
 };
-// Which flags describe the mechanism: all of them (account, calibrate, audit), or only those a
-// release does not read from its data and input description (n, dim, --domain, --M-Y; and the
-// mechanism kind: a release draws posterior sample paths).
-enum class MechanismFlags { Full, FromData };
-// Full: --n --dim --domain --kappa --M-Y --sensitivity --rkhs-norm --Vn --Delta-n --mechanism
-// --noise-scale; FromData: --kappa --sensitivity --rkhs-norm --Vn --Delta-n.
+// Which flags describe the mechanism: all of them (account, calibrate), or only those a release
+// does not read from its data and input description (privacy::mechanism_options lists each set).
+using MechanismFlags = privacy::MechanismFlagSet;
 void add_mechanism_options(CLI::App* app, MechanismOptions& o,
                            MechanismFlags flags = MechanismFlags::Full);
 // The public parameters the flags give (kind, kernel, θ, η or s, sensitivity lemma, κ / V_n / Δ_n
