@@ -239,11 +239,11 @@ void bind_public_search(py::module_& m) {
             delta > 0 ? delta : std::pow(static_cast<double>(spec.privacy.n), -1.1);
         spec.privacy.conversion = privacy::parse_conversion(conversion);
         spec.refinement_rounds = refinement_rounds;
-        spec.threads = threads;
         PublicSearchResult r;
         {
           py::gil_scoped_release release;
-          r = search_public_data(X, y, V, indicator_at_least(v, threshold), spec);
+          tasks::ThreadExecutor executor(threads);
+          r = search_public_data(X, y, V, indicator_at_least(v, threshold), spec, executor);
         }
         py::dict d;
         d["unconstrained"] = choice_dict(r.unconstrained);

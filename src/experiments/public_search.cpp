@@ -7,6 +7,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
+#include "gpdp/experiments/public_search_tasks.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 
 namespace gpdp::experiments {
@@ -28,10 +29,9 @@ std::pair<double, double> best_probability_cutoff(const ExcursionTask& task, con
   return {best_c, best_iou};
 }
 
-PublicSearchResult search_public_data(const Points& train_X, const Eigen::VectorXd& train_y,
-                                      const Points& validation_X,
-                                      const Eigen::VectorXd& validation_truth,
-                                      const PublicSearchSpec& spec) {
+namespace {
+void check_inputs(const Points& train_X, const Eigen::VectorXd& train_y, const Points& validation_X,
+                  const Eigen::VectorXd& validation_truth, const PublicSearchSpec& spec) {
   require(train_X.rows() == train_y.size() && train_X.rows() >= 1,
           fmt::format("public search: {} training covariate rows but {} responses", train_X.rows(),
                       train_y.size()));
@@ -53,37 +53,48 @@ PublicSearchResult search_public_data(const Points& train_X, const Eigen::Vector
           "public search: validation labels must be 0 or 1");
   require(std::isfinite(spec.target_epsilon) && spec.target_epsilon > 0,
           fmt::format("public search: target ε must be positive, got {}", spec.target_epsilon));
+}
+}  // namespace
 
+PublicSearchResult search_public_data(const Points& train_X, const Eigen::VectorXd& train_y,
+                                      const Points& validation_X,
+                                      const Eigen::VectorXd& validation_truth,
+                                      const PublicSearchSpec& spec, tasks::Executor& executor) {
+  check_inputs(train_X, train_y, validation_X, validation_truth, spec);
   SearchGrid grid = spec.grid;
   const SearchGrid fallback = default_search_grid(spec.privacy.dim == 1 ? 1 : 2);
   if (grid.ell.empty()) grid.ell = fallback.ell;
   if (grid.r.empty()) grid.r = fallback.r;
   if (grid.sigma.empty()) grid.sigma = fallback.sigma;
 
-  const auto points = std::make_shared<const Points>(validation_X);
-  const auto weights = std::make_shared<const Eigen::VectorXd>(Eigen::VectorXd::Constant(
-      validation_X.rows(), 1.0 / static_cast<double>(validation_X.rows())));
-  const ExcursionObjective objective({{train_X, train_y, points, weights, validation_truth}},
-                                     spec.threshold, spec.threads);
+  const ExcursionTask task{
+      train_X, train_y, std::make_shared<const Points>(validation_X),
+      std::make_shared<const Eigen::VectorXd>(Eigen::VectorXd::Constant(
+          validation_X.rows(), 1.0 / static_cast<double>(validation_X.rows()))),
+      validation_truth};
+  // Refuses, before any task is sent, a task that cannot fit in this process's memory.
+  const ExcursionObjective check({task}, spec.threshold, 1);
+  const EllTaskObjective objective(task, spec.threshold, executor);
   HyperparameterSearch search(objective, SearchSpec{grid, spec.refinement_rounds, 3},
                               spec.progress);
-  const SearchResult free = search.run();
   const PrivacyConstraint constraint = spec.privacy.constraint(spec.target_epsilon);
-  const SearchResult priv = search.run(&constraint);
+  const std::vector<SearchResult> found = search.run_together({nullptr, &constraint});
 
   auto choice = [&](const SearchResult& r) {
     ThetaChoice c;
     c.theta = r.best;
     c.mean_bce = r.objective;
     c.epsilon = spec.privacy.epsilon(r.best);
-    std::tie(c.cutoff_C, c.validation_iou) =
-        best_probability_cutoff(objective.tasks().front(), r.best, spec.threshold);
+    std::tie(c.cutoff_C, c.validation_iou) = best_probability_cutoff(task, r.best, spec.threshold);
     return c;
   };
   PublicSearchResult out;
-  out.unconstrained = choice(free);
-  out.constrained = choice(priv);
+  out.unconstrained = choice(found[0]);
+  out.constrained = choice(found[1]);
   out.candidates = search.distinct_evaluations();
+  out.reductions = objective.reductions();
+  out.single_ridge_fits = objective.single_ridge_fits();
+  out.tasks = objective.tasks_run();
   return out;
 }
 

@@ -88,8 +88,7 @@ class ChunkedObjective final : public BceObjective {
   Eigen::MatrixXd evaluate(const std::vector<Theta>& thetas,
                            const std::vector<std::pair<double, double>>& speculative = {},
                            bool keep = false) const override {
-    json call = {{"thetas", json::array()}, {"speculative", speculative}, {"keep", keep}};
-    for (const auto& t : thetas) call["thetas"].push_back(theta_to_json(t));
+    json call = evaluate_call_json(thetas, speculative, keep);
     const auto list = study_.chunked(kSearch, kPopulationStream, study_.spec.pairs,
                                      {{"history", history_}, {"call", call}});
     Eigen::MatrixXd out(study_.spec.pairs, static_cast<Eigen::Index>(thetas.size()));

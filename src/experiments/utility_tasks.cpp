@@ -160,25 +160,12 @@ std::shared_ptr<StudyState> study_state(const json& params) {
   return kept.state;
 }
 
-std::vector<Theta> thetas_from_json(const json& j) {
-  std::vector<Theta> thetas;
-  for (const auto& t : j) thetas.push_back(theta_from_json(t));
-  return thetas;
-}
-
 // ---- the task functions -----------------------------------------------------------------------
 
 // utility.generate {spec, stream, first, last}: the chunk's pairs (kept for the later phases).
 json generate_task(const json& params) {
   const auto chunk = study_state(params)->chunk(params);
   return {{"pairs", chunk->pairs.size()}};
-}
-
-// One ExcursionObjective::evaluate call described as {thetas, speculative, keep}.
-Eigen::MatrixXd evaluate_call(const ExcursionObjective& objective, const json& call) {
-  return objective.evaluate(thetas_from_json(call.at("thetas")),
-                            call.at("speculative").get<std::vector<std::pair<double, double>>>(),
-                            call.at("keep").get<bool>());
 }
 
 // utility.search {spec, stream, first, last, history, call}: the chunk's L_BCE (chunk pairs x
@@ -363,6 +350,25 @@ json theta_to_json(const Theta& t) { return {t.ell, t.r, t.sigma}; }
 
 Theta theta_from_json(const json& j) {
   return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>()};
+}
+
+std::vector<Theta> thetas_from_json(const json& j) {
+  std::vector<Theta> thetas;
+  for (const auto& t : j) thetas.push_back(theta_from_json(t));
+  return thetas;
+}
+
+json evaluate_call_json(const std::vector<Theta>& thetas,
+                        const std::vector<std::pair<double, double>>& speculative, bool keep) {
+  json call = {{"thetas", json::array()}, {"speculative", speculative}, {"keep", keep}};
+  for (const auto& t : thetas) call["thetas"].push_back(theta_to_json(t));
+  return call;
+}
+
+Eigen::MatrixXd evaluate_call(const ExcursionObjective& objective, const json& call) {
+  return objective.evaluate(thetas_from_json(call.at("thetas")),
+                            call.at("speculative").get<std::vector<std::pair<double, double>>>(),
+                            call.at("keep").get<bool>());
 }
 
 json matrix_to_json(const Eigen::MatrixXd& m) {

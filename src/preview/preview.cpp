@@ -138,10 +138,10 @@ Theta choose_theta(const PreviewRequest& q, const Points& Xa, const Eigen::Vecto
   spec.privacy.M_Y = q.M_Y;
   spec.privacy.conversion = q.conversion;
   spec.grid = experiments::default_search_grid(q.domain.dim());
-  spec.threads = q.threads;
   spec.progress = q.progress;
+  tasks::ThreadExecutor executor(q.threads);
   const auto found = experiments::search_public_data(
-      unit(Xa), ya, unit(Xb), experiments::indicator_at_least(yb, q.level), spec);
+      unit(Xa), ya, unit(Xb), experiments::indicator_at_least(yb, q.level), spec, executor);
   const auto& t = found.unconstrained.theta;
   Theta out{q.ell.value_or(t.ell * side), q.sigma.value_or(t.sigma), q.r_reference.value_or(t.r),
             ""};

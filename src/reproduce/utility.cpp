@@ -407,13 +407,14 @@ LucasYears lucas_years(const io::CsvTable& table) {
   return y;
 }
 
-// θ and C on the public years (the same selection as `gpdp search`), for n = the private hexagons.
+// θ and C on the public years (the same selection as `gpdp search`, its θ evaluations as tasks on
+// `executor`), for n = the private hexagons.
 struct LucasChoice {
   gx::ExcursionPrivacy privacy;
   gx::PublicSearchResult chosen;
 };
 
-LucasChoice lucas_search(const LucasYears& y, const Options& o) {
+LucasChoice lucas_search(const LucasYears& y, const Options& o, tasks::Executor& executor) {
   const long n = y.priv.uv.rows();
   gx::PublicSearchSpec spec;
   spec.threshold = 0.0;
@@ -425,11 +426,11 @@ LucasChoice lucas_search(const LucasYears& y, const Options& o) {
   if (!o.sensitivity.empty()) spec.privacy.lemma = privacy::parse_sensitivity_lemma(o.sensitivity);
   spec.grid = gx::default_search_grid(2);
   spec.refinement_rounds = o.quick ? 1 : 2;
-  spec.threads = o.threads;
   spec.progress = [](const std::string& s) { progress_line(s); };
   return {spec.privacy,
           gx::search_public_data(y.train.uv, y.train.y, y.val.uv,
-                                 gx::indicator_at_least(y.val.raw, 1e-300) /* raw > 0 */, spec)};
+                                 gx::indicator_at_least(y.val.raw, 1e-300) /* raw > 0 */, spec,
+                                 executor)};
 }
 
 // On the 1998 data: p_D at θ* and three private one-path releases at θ_priv (smoothed), on a grid
@@ -522,10 +523,10 @@ std::string lucas_markdown(const LucasYears& y, const LucasChoice& c, const std:
       priv.epsilon, free.cutoff_C, free.validation_iou, kLucasBandwidth, c.privacy.description());
 }
 
-void run_fig4_lucas(const Options& o) {
+void run_fig4_lucas(const Options& o, tasks::Executor& executor) {
   const std::string path = io::find_data_file("lucas_county_oh_house_sales.csv", o.data_dir);
   const LucasYears years = lucas_years(io::read_csv(path));
-  const LucasChoice choice = lucas_search(years, o);
+  const LucasChoice choice = lucas_search(years, o, executor);
   const LucasMaps maps = lucas_maps(years.priv, choice.chosen, o);
   const std::filesystem::path out(o.out_dir);
   save_lucas_figure(years, choice, maps, (out / "fig4-lucas.png").string());
@@ -567,7 +568,7 @@ void run_utility(const std::string& name, const Options& options, tasks::Executo
   } else if (name == "fig8") {
     run_figure_2d(name, 0.11, options, executor);
   } else if (name == "fig4-lucas") {
-    run_fig4_lucas(options);
+    run_fig4_lucas(options, executor);
   } else {
     throw InputError(fmt::format("reproduce: '{}' is not a utility target", name));
   }

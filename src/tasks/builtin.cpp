@@ -1,5 +1,6 @@
 // The task kinds of the library: one list per module (add yours to make_builtin_registry).
 #include "gpdp/attack/tasks.hpp"
+#include "gpdp/experiments/public_search_tasks.hpp"
 #include "gpdp/experiments/utility_tasks.hpp"
 #include "gpdp/ops/experiment_tasks.hpp"
 #include "gpdp/privacy/audit_tasks.hpp"
@@ -22,6 +23,7 @@ Registry make_builtin_registry() {
   Registry registry;
   registry.add("rng.normals", &rng_normals);
   registry.add(experiments::utility_tasks());
+  registry.add(experiments::public_search_tasks());
   registry.add(release::release_tasks());
   registry.add(attack::attack_tasks());
   registry.add(ops::ops_tasks());

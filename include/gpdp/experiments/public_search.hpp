@@ -3,13 +3,16 @@
 // on public training observations, score θ by the mean BCE of p_D at independent public validation
 // points, return θ* and θ_priv (ε_L(θ_priv) < ε₀ for the PRIVATE data size n), and the cutoff C of
 // {p_D ≥ C} with the best validation IoU for each. θ chosen on the private data itself is not
-// covered by the guarantee, so neither input may be the private data set.
+// covered by the guarantee, so neither input may be the private data set. The θ evaluations run as
+// "public_search.ell" tasks on the executor given (public_search_tasks.hpp): the result is the same
+// whatever the executor and its number of threads or workers.
 #include <Eigen/Core>
 #include <functional>
 #include <string>
 
 #include "gpdp/experiments/privacy_constraint.hpp"
 #include "gpdp/experiments/search.hpp"
+#include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::experiments {
 
@@ -19,7 +22,6 @@ struct PublicSearchSpec {
   ExcursionPrivacy privacy;      // n (private size), dim, L, δ, conversion
   SearchGrid grid;               // coarse grid; empty axes: default_search_grid(dim)
   int refinement_rounds = 2;
-  int threads = 0;
   std::function<void(const std::string&)> progress;
 };
 
@@ -32,9 +34,12 @@ struct ThetaChoice {
 };
 
 struct PublicSearchResult {
-  ThetaChoice unconstrained;  // θ*
-  ThetaChoice constrained;    // θ_priv
-  long candidates = 0;        // distinct θ evaluated
+  ThetaChoice unconstrained;   // θ*
+  ThetaChoice constrained;     // θ_priv
+  long candidates = 0;         // distinct θ evaluated
+  long reductions = 0;         // multi-ridge reductions (hybrid route, 2-D)
+  long single_ridge_fits = 0;  // single-ridge posterior fits
+  long tasks = 0;              // tasks dispatched
 };
 
 // train_X in [0,1]^d, |train_y| ≤ M_Y; validation_truth(i) ∈ {0, 1}: whether the field exceeds the
@@ -42,7 +47,7 @@ struct PublicSearchResult {
 PublicSearchResult search_public_data(const Points& train_X, const Eigen::VectorXd& train_y,
                                       const Points& validation_X,
                                       const Eigen::VectorXd& validation_truth,
-                                      const PublicSearchSpec& spec);
+                                      const PublicSearchSpec& spec, tasks::Executor& executor);
 
 // The cutoff C ∈ {0.05, …, 0.95} maximising IoU({p_D ≥ C}, truth) on the task's evaluation points
 // at θ, and that IoU (first maximum on ties).
