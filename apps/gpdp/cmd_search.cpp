@@ -19,9 +19,8 @@ struct SearchArgs {
 // The driver (experiments/public_search_run.hpp) with its θ evaluations on this process's threads.
 void run(const SearchArgs& a) {
   tasks::ThreadExecutor executor(a.threads);
-  const std::string report = experiments::run_public_search(
-      a.request, executor,
-      [](const std::string& s) { std::fprintf(stderr, "search: %s\n", s.c_str()); });
+  const std::string report =
+      experiments::run_public_search(a.request, executor, &experiments::print_search_progress);
   std::fputs(report.c_str(), stdout);
 }
 

@@ -11,6 +11,7 @@
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/privacy_constraint.hpp"
 #include "gpdp/experiments/public_search.hpp"
+#include "gpdp/experiments/public_search_run.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
 #include "gpdp/tasks/executor.hpp"
@@ -269,6 +270,24 @@ void bind_public_search(py::module_& m) {
       "cutoff_C, validation_iou). Neither input may be the private data.");
 }
 
+// The driver of `gpdp search`, its θ evaluations dispatched through `map_tasks`
+// (gpdp.distributed): the same report and --out file as the CLI.
+void bind_public_search_driver(py::module_& m) {
+  m.def(
+      "run_public_search",
+      [](const std::string& request, const py::function& map_tasks) {
+        const PublicSearchRequest parsed =
+            public_search_request_from_json(nlohmann::json::parse(request));
+        tasks::CallbackExecutor executor = callback_executor(map_tasks);
+        const py::gil_scoped_release release;
+        return run_public_search(parsed, executor, &print_search_progress);
+      },
+      py::arg("request"), py::arg("map_tasks"),
+      "`gpdp search` with its θ evaluations as tasks: request = JSON of the flags (keys: the long "
+      "flags without dashes, public_search_run.hpp), map_tasks([(kind, params)]) -> [CBOR bytes]. "
+      "Returns the report `gpdp search` prints (and writes `out` if given).");
+}
+
 // hexbin: hexagon medians over a declared box, as `gpdp hexbin`.
 void bind_hexbin(py::module_& m) {
   m.def(
@@ -316,6 +335,7 @@ void bind_experiments(py::module_& m) {
   bind_metrics(m);
   bind_study(m);
   bind_public_search(m);
+  bind_public_search_driver(m);
   bind_hexbin(m);
 }
 

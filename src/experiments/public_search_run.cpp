@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "gpdp/dataset.hpp"
@@ -143,6 +144,10 @@ PublicSearchRequest public_search_request_from_json(const json& j) {
   o.json = j.value("json", o.json);
   require(!o.data.empty() && !o.validation.empty(), "search: --data and --validation are required");
   return o;
+}
+
+void print_search_progress(const std::string& line) {
+  std::fprintf(stderr, "search: %s\n", line.c_str());
 }
 
 std::string run_public_search(const PublicSearchRequest& o, tasks::Executor& executor,

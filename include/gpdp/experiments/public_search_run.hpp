@@ -39,4 +39,7 @@ PublicSearchRequest public_search_request_from_json(const nlohmann::json& j);
 std::string run_public_search(const PublicSearchRequest& request, tasks::Executor& executor,
                               const std::function<void(const std::string&)>& progress = {});
 
+// The progress of `gpdp search` (and of the Python command): "search: LINE" on stderr.
+void print_search_progress(const std::string& line);
+
 }  // namespace gpdp::experiments

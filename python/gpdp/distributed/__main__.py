@@ -15,6 +15,7 @@ COMMANDS = {
     "attack": ("gpdp.distributed.attack", "gpdp attack with its seeds as tasks on workers"),
     "audit": ("gpdp.distributed.audit", "gpdp audit with its restarts as tasks on workers"),
     "audit-study": ("gpdp.distributed.audit_study", "gpdp audit-study with its searches as tasks on workers"),
+    "search": ("gpdp.distributed.search", "gpdp search with its θ evaluations as tasks on workers"),
 }
 
 
