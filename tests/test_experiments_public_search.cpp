@@ -18,6 +18,7 @@
 #include "gpdp/parallel.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/tasks/executor.hpp"
+#include "support/forgetful_executor.hpp"
 #include "support/paths.hpp"
 
 namespace gx = gpdp::experiments;
@@ -193,22 +194,6 @@ gx::PublicSearchResult search_2d(gpdp::tasks::Executor& executor) {
                                 executor);
 }
 
-// Runs every task as a worker that has not seen the search: nothing kept from earlier tasks, so
-// each task of a refinement round replays its ℓ's earlier calls.
-class ForgetfulExecutor final : public gpdp::tasks::Executor {
- public:
-  std::vector<nlohmann::json> map(const std::vector<gpdp::tasks::Task>& tasks,
-                                  const gpdp::tasks::Progress&) override {
-    const gpdp::SingleThreadedBlas one_blas_thread;  // as a worker
-    std::vector<nlohmann::json> results;
-    for (const auto& task : tasks) {
-      gx::forget_public_search_task_state();
-      results.push_back(gpdp::tasks::run_task(task));
-    }
-    return results;
-  }
-};
-
 void expect_same(const gx::ThetaChoice& a, const gx::ThetaChoice& b) {
   EXPECT_EQ(a.theta.ell, b.theta.ell);
   EXPECT_EQ(a.theta.r, b.theta.r);
@@ -277,7 +262,7 @@ TEST(ExperimentsPublicSearchTasks, SameResultForAnyThreadCount) {
 TEST(ExperimentsPublicSearchTasks, SameResultWhenWorkersKeepNothing) {
   gpdp::tasks::ThreadExecutor two(2);
   const auto kept = search_2d(two);
-  ForgetfulExecutor forgetful;
+  gpdp::test::ForgetfulExecutor forgetful(&gx::forget_public_search_task_state);
   const auto replayed = search_2d(forgetful);
   expect_same(kept, replayed);
 }

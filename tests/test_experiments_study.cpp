@@ -7,6 +7,7 @@
 #include "gpdp/experiments/utility_tasks.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/tasks/executor.hpp"
+#include "support/forgetful_executor.hpp"
 
 namespace gx = gpdp::experiments;
 
@@ -24,22 +25,6 @@ gx::StudySpec tiny(int threads) {
   s.threads = threads;
   return s;
 }
-// Runs every task as a worker that has not seen its chunk: nothing kept from earlier tasks, so
-// each regenerates its pairs and each search round replays the earlier rounds.
-class ForgetfulExecutor final : public gpdp::tasks::Executor {
- public:
-  std::vector<nlohmann::json> map(const std::vector<gpdp::tasks::Task>& tasks,
-                                  const gpdp::tasks::Progress&) override {
-    const gpdp::SingleThreadedBlas one_blas_thread;  // as a worker
-    std::vector<nlohmann::json> results;
-    for (const auto& task : tasks) {
-      gx::forget_utility_task_state();
-      results.push_back(gpdp::tasks::run_task(task));
-    }
-    return results;
-  }
-};
-
 // 2-D: the hybrid route, whose search keeps z₁ between rounds (and speculates).
 gx::StudySpec tiny_2d() {
   gx::StudySpec s;
@@ -86,7 +71,7 @@ TEST(ExperimentsUtilityStudy, SameResultsWhenWorkersKeepNothing) {
   gpdp::tasks::ThreadExecutor threads(2);
   const auto kept = gx::run_study(tiny_2d(), threads);
   EXPECT_GT(kept.reductions_per_pair, 0.0) << "the hybrid route was not exercised";
-  ForgetfulExecutor forgetful;
+  gpdp::test::ForgetfulExecutor forgetful(&gx::forget_utility_task_state);
   const auto replayed = gx::run_study(tiny_2d(), forgetful);
   expect_same(kept, replayed);
   ASSERT_EQ(kept.examples.size(), 1u);
