@@ -275,16 +275,17 @@ void bind_public_search(py::module_& m) {
 void bind_public_search_driver(py::module_& m) {
   m.def(
       "run_public_search",
-      [](const std::string& request, const py::function& map_tasks) {
+      [](const std::string& request, const py::function& map_tasks, bool quiet) {
         const PublicSearchRequest parsed =
             public_search_request_from_json(nlohmann::json::parse(request));
         tasks::CallbackExecutor executor = callback_executor(map_tasks);
         const py::gil_scoped_release release;
-        return run_public_search(parsed, executor, &print_search_progress);
+        return run_public_search(parsed, executor, search_progress(quiet));
       },
-      py::arg("request"), py::arg("map_tasks"),
+      py::arg("request"), py::arg("map_tasks"), py::arg("quiet") = false,
       "`gpdp search` with its θ evaluations as tasks: request = JSON of the flags (keys: the long "
-      "flags without dashes, public_search_run.hpp), map_tasks([(kind, params)]) -> [CBOR bytes]. "
+      "flags without dashes, public_search_run.hpp), map_tasks([(kind, params)]) -> [CBOR bytes]; "
+      "quiet: no progress lines on stderr. "
       "Returns the report `gpdp search` prints (and writes `out` if given).");
 }
 

@@ -4,12 +4,12 @@
 
 #include <cmath>
 #include <cstdio>
-#include <set>
 
 #include "gpdp/dataset.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/public_search.hpp"
+#include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/parse.hpp"
@@ -107,34 +107,17 @@ std::string report_text(const PublicSearchRequest& o, const PublicSearchSpec& sp
 }  // namespace
 
 PublicSearchRequest public_search_request_from_json(const json& j) {
-  require(j.is_object(), "search: the request must be a JSON object");
-  static const std::set<std::string> known{
-      "data",      "validation", "x",         "y",       "target-epsilon", "delta",  "n",   "paths",
-      "threshold", "conversion", "ell-range", "r-range", "sigma-range",    "refine", "out", "json"};
-  for (const auto& [key, value] : j.items()) {
-    require(known.count(key) == 1, fmt::format("search: unknown parameter '{}'", key));
-  }
+  options::check_request_keys(public_search_options(), j, "search");
   PublicSearchRequest o;
   o.data = j.value("data", o.data);
   o.validation = j.value("validation", o.validation);
-  if (j.contains("x")) {
-    if (j.at("x").is_string()) {
-      const auto text = j.at("x").get<std::string>();
-      for (std::size_t a = 0; a <= text.size() && !text.empty();) {
-        const auto b = std::min(text.find(',', a), text.size());
-        o.x.push_back(text.substr(a, b - a));
-        a = b + 1;
-      }
-    } else {
-      o.x = j.at("x").get<std::vector<std::string>>();
-    }
-  }
+  o.x = j.value("x", o.x);
   o.y = j.value("y", o.y);
-  o.target_epsilon = j.value("target-epsilon", o.target_epsilon);
-  o.delta = j.value("delta", o.delta);
+  o.target_epsilon = options::real_or(j, "target-epsilon", o.target_epsilon);
+  o.delta = options::real_or(j, "delta", o.delta);
   o.n = j.value("n", o.n);
   o.paths = j.value("paths", o.paths);
-  o.threshold = j.value("threshold", o.threshold);
+  o.threshold = options::real_or(j, "threshold", o.threshold);
   o.conversion = j.value("conversion", o.conversion);
   o.ell_range = j.value("ell-range", o.ell_range);
   o.r_range = j.value("r-range", o.r_range);
@@ -146,8 +129,9 @@ PublicSearchRequest public_search_request_from_json(const json& j) {
   return o;
 }
 
-void print_search_progress(const std::string& line) {
-  std::fprintf(stderr, "search: %s\n", line.c_str());
+std::function<void(const std::string&)> search_progress(bool quiet) {
+  if (quiet) return {};
+  return [](const std::string& line) { std::fprintf(stderr, "search: %s\n", line.c_str()); };
 }
 
 std::string run_public_search(const PublicSearchRequest& o, tasks::Executor& executor,

@@ -8,6 +8,7 @@
 
 #include "gpdp/attack/attack_options.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/privacy/audit_run.hpp"
 #include "gpdp/privacy/audit_study.hpp"
 
@@ -21,6 +22,7 @@ const std::map<std::string, OptionList>& commands() {
       {"attack", &attack::attack_options},
       {"audit", &privacy::audit_options},
       {"audit-study", &privacy::audit_study_options},
+      {"search", &experiments::public_search_options},
   };
   return all;
 }

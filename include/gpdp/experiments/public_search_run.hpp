@@ -12,7 +12,8 @@
 
 namespace gpdp::experiments {
 
-// JSON keys: the CLI's long flags without the dashes ("target-epsilon", "ell-range", ...).
+// JSON keys: the CLI's long flags without the dashes ("target-epsilon", "ell-range", ...); the
+// flags themselves are public_search_options() (public_search_options.hpp).
 struct PublicSearchRequest {
   std::string data;            // public training CSV (covariates in [0,1]^d, |y| ≤ 1)
   std::string validation;      // public validation CSV (same columns)
@@ -30,8 +31,7 @@ struct PublicSearchRequest {
   bool json = false;  // report as JSON instead of text
 };
 
-// Missing keys keep their defaults; an unknown key is an InputError naming it. "x" is an array of
-// column names or one comma-separated string.
+// Missing keys keep their defaults; an unknown key is an InputError naming it.
 PublicSearchRequest public_search_request_from_json(const nlohmann::json& j);
 
 // Runs the search and returns the report (text, or JSON + newline); writes `out` (atomically) if
@@ -39,7 +39,8 @@ PublicSearchRequest public_search_request_from_json(const nlohmann::json& j);
 std::string run_public_search(const PublicSearchRequest& request, tasks::Executor& executor,
                               const std::function<void(const std::string&)>& progress = {});
 
-// The progress of `gpdp search` (and of the Python command): "search: LINE" on stderr.
-void print_search_progress(const std::string& line);
+// The progress of `gpdp search` (and of the Python command): "search: LINE" on stderr; nothing
+// when `quiet`.
+std::function<void(const std::string&)> search_progress(bool quiet);
 
 }  // namespace gpdp::experiments
