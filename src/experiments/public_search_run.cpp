@@ -131,7 +131,8 @@ PublicSearchRequest public_search_request_from_json(const json& j) {
 
 std::function<void(const std::string&)> search_progress(bool quiet) {
   if (quiet) return {};
-  return [](const std::string& line) { std::fprintf(stderr, "search: %s\n", line.c_str()); };
+  // The search's lines name themselves ("search: …", "search (ε-constrained): …").
+  return [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 }
 
 std::string run_public_search(const PublicSearchRequest& o, tasks::Executor& executor,

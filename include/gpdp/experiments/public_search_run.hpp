@@ -39,8 +39,8 @@ PublicSearchRequest public_search_request_from_json(const nlohmann::json& j);
 std::string run_public_search(const PublicSearchRequest& request, tasks::Executor& executor,
                               const std::function<void(const std::string&)>& progress = {});
 
-// The progress of `gpdp search` (and of the Python command): "search: LINE" on stderr; nothing
-// when `quiet`.
+// The progress of `gpdp search` (and of the Python command): the search's lines on stderr
+// ("search: …", "search (ε-constrained): …"); nothing when `quiet`.
 std::function<void(const std::string&)> search_progress(bool quiet);
 
 }  // namespace gpdp::experiments
