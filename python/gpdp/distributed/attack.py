@@ -5,11 +5,9 @@ Same flags (the library's definition, options.py) and same report (text or --jso
 "attack.lira" task per seed to the workers.
 """
 
-import functools
 import sys
 
-from . import options
-from .scheduler import map_tasks, open_executor
+from . import options, shared_command
 
 
 def add_arguments(parser):
@@ -19,11 +17,8 @@ def add_arguments(parser):
 def run(args):
     from gpdp import _core
 
-    request, front_end = options.parse(args, "attack")
-    if options.print_request(request, front_end):
+    def drive(request, front_end, tasks):
+        sys.stdout.write(_core.attack.run_attack(request, tasks))
         return 0
-    progress = {"progress": None} if front_end["quiet"] else {}
-    with open_executor(args.scheduler) as executor:
-        report = _core.attack.run_attack(request, functools.partial(map_tasks, executor, **progress))
-    sys.stdout.write(report)
-    return 0
+
+    return shared_command.run(args, "attack", drive)

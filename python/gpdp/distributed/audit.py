@@ -7,11 +7,9 @@ the coordinator from the seeded generator and the results merged in start order,
 (the best witness included) is the CLI's whatever the number of workers.
 """
 
-import functools
 import sys
 
-from . import options
-from .scheduler import map_tasks, open_executor
+from . import options, shared_command
 
 
 def add_arguments(parser):
@@ -21,16 +19,13 @@ def add_arguments(parser):
 def run(args):
     from gpdp import _core
 
-    request, front_end = options.parse(args, "audit")
-    if options.print_request(request, front_end):
+    def drive(request, front_end, tasks):
+        report, violation = _core.privacy.run_audit(request, tasks)
+        sys.stdout.write(report)
+        if violation:
+            print("gpdp.distributed audit: VIOLATION: a concrete neighbouring pair exceeds the "
+                  "proven bound (see the orders marked violation)", file=sys.stderr)
+            return 1
         return 0
-    progress = {"progress": None} if front_end["quiet"] else {}
-    with open_executor(args.scheduler) as executor:
-        report, violation = _core.privacy.run_audit(
-            request, functools.partial(map_tasks, executor, **progress))
-    sys.stdout.write(report)
-    if violation:
-        print("gpdp.distributed audit: VIOLATION: a concrete neighbouring pair exceeds the proven "
-              "bound (see the orders marked violation)", file=sys.stderr)
-        return 1
-    return 0
+
+    return shared_command.run(args, "audit", drive)

@@ -9,11 +9,9 @@ number of workers (the rows' "seconds" aside). Exit status 2 when a row violates
 CLI.
 """
 
-import functools
 import sys
 
-from . import options
-from .scheduler import map_tasks, open_executor
+from . import options, shared_command
 
 
 def add_arguments(parser):
@@ -23,16 +21,14 @@ def add_arguments(parser):
 def run(args):
     from gpdp import _core
 
-    request, front_end = options.parse(args, "audit-study")
-    if options.print_request(request, front_end):
+    def drive(request, front_end, tasks):
+        markdown, violation = _core.privacy.audit_study(request, tasks, quiet=front_end["quiet"])
+        sys.stdout.write(markdown)
+        if violation:
+            print("gpdp.distributed audit-study: VIOLATION: a row of the study exceeds a proven "
+                  "bound (marked in the table)", file=sys.stderr)
+            return 2
         return 0
-    with open_executor(args.scheduler) as executor:
-        markdown, violation = _core.privacy.audit_study(
-            request, functools.partial(map_tasks, executor, progress=None),
-            quiet=front_end["quiet"])
-    sys.stdout.write(markdown)
-    if violation:
-        print("gpdp.distributed audit-study: VIOLATION: a row of the study exceeds a proven bound "
-              "(marked in the table)", file=sys.stderr)
-        return 2
-    return 0
+
+    # The study's own progress lines (one per row) replace the per-task ones.
+    return shared_command.run(args, "audit-study", drive, task_progress=lambda *_: False)

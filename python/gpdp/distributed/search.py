@@ -6,12 +6,10 @@ search sends one "public_search.ell" task per length-scale ℓ of each round to 
 public data travel in the tasks).
 """
 
-import functools
 import json
 import sys
 
-from . import options
-from .scheduler import map_tasks, open_executor
+from . import options, shared_command
 
 
 def add_arguments(parser):
@@ -21,14 +19,12 @@ def add_arguments(parser):
 def run(args):
     from gpdp import _core
 
-    request, front_end = options.parse(args, "search")
-    if options.print_request(request, front_end):
+    def drive(request, front_end, tasks):
+        sys.stdout.write(_core.experiments.run_public_search(request, tasks, front_end["quiet"]))
         return 0
-    quiet = front_end["quiet"]
+
     # Per-task lines as the CLI's progress: none with --quiet or a JSON report.
-    progress = {"progress": None} if quiet or json.loads(request).get("json") else {}
-    with open_executor(args.scheduler) as executor:
-        report = _core.experiments.run_public_search(
-            request, functools.partial(map_tasks, executor, **progress), quiet)
-    sys.stdout.write(report)
-    return 0
+    return shared_command.run(
+        args, "search", drive,
+        task_progress=lambda request, front_end: not (front_end["quiet"]
+                                                      or json.loads(request).get("json")))
