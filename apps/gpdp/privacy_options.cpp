@@ -28,25 +28,14 @@ void add_mechanism_options(CLI::App* app, MechanismOptions& o, MechanismFlags fl
 }
 
 namespace {
-privacy::MechanismFlags flags_of(const MechanismOptions& o, const KernelOptions& k,
+// The flags' values with the kernel and θ of the shared groups.
+privacy::MechanismFlags flags_of(MechanismOptions f, const KernelOptions& k,
                                  const HyperOptions& h) {
-  privacy::MechanismFlags f;
   f.kernel = k.kernel;
   f.ell = k.ell;
   f.r = h.r;
   f.sigma = h.sigma;
   f.eta = h.eta;
-  f.n = o.n;
-  f.dim = o.dim;
-  f.domain = o.domain;
-  f.kappa = o.kappa;
-  f.M_Y = o.M_Y;
-  f.sensitivity = o.sensitivity;
-  f.rkhs_norm = o.rkhs_norm;
-  f.Vn = o.Vn;
-  f.Delta_n = o.Delta_n;
-  f.mechanism = o.mechanism;
-  f.noise_scale = o.noise_scale;
   return f;
 }
 }  // namespace

@@ -20,19 +20,10 @@
 
 namespace gpdp::cli {
 
-struct MechanismOptions {
-  long n = 0;          // --n (required with MechanismFlags::Full)
-  int dim = 1;         // --dim
-  std::string domain;  // --domain lo:hi,...; empty = unit box [0,1]^dim
-  double kappa = std::numeric_limits<double>::quiet_NaN();  // --kappa override (NaN = from kernel)
-  double M_Y = 1.0;                                         // --M-Y
-  std::string sensitivity = "b1";                           // --sensitivity b1|b4|b5|b7|b8
-  double rkhs_norm = -1.0;                                  // --rkhs-norm (B.8)
-  double Vn = std::numeric_limits<double>::quiet_NaN();     // --Vn (user-proven)
-  double Delta_n = std::numeric_limits<double>::quiet_NaN();  // --Delta-n (user-proven)
-  std::string mechanism = "posterior-sample";  // --mechanism posterior-sample|functional
-  double noise_scale = std::numeric_limits<double>::quiet_NaN();  // --noise-scale s (functional)
-};
+// The mechanism flags' values: the library's struct (privacy/mechanism_flags.hpp), so the two
+// cannot drift. Its kernel and θ fields are not bound to flags here (KernelOptions and HyperOptions
+// hold those); to_mechanism and to_mechanism_parameters fill them in.
+using MechanismOptions = privacy::MechanismFlags;
 // Which flags describe the mechanism: all of them (account, calibrate), or only those a release
 // does not read from its data and input description (privacy::mechanism_options lists each set).
 using MechanismFlags = privacy::MechanismFlagSet;
