@@ -263,7 +263,7 @@ TEST(Ledger, UpgradesSchemaTwoInPlace) {
   // Back to schema 2 exactly: the releases table without the state columns.
   const char* downgrade =
       "ALTER TABLE releases DROP COLUMN state; ALTER TABLE releases DROP COLUMN state_note;"
-      "PRAGMA user_version=2;";
+      "DROP TABLE kept_paths; PRAGMA user_version=2;";
   ASSERT_EQ(sqlite3_exec(db, downgrade, nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   Ledger ledger(path);
@@ -275,7 +275,84 @@ TEST(Ledger, UpgradesSchemaTwoInPlace) {
   sqlite3_stmt* stmt = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(stmt, 0), 3);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 4);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+}
+
+// A kept path has one history: the ledger accepts the file of its current generation only (or the
+// pending one of a save a crash interrupted), refuses an older one (a restored backup) and one it
+// never saw (answered elsewhere), and a seeded save makes the path non-private for good.
+TEST(Ledger, KeptPathHasOneHistory) {
+  test::TempDir dir;
+  Ledger ledger(dir.file("l.sqlite"));
+  LedgerEntry e = entry("wells", 0.25);
+  e.path_id = "0123456789abcdef0123456789abcdef";
+  const PathGeneration g0{36, "aa"}, g1{40, "bb"}, g2{41, "cc"}, other{40, "dd"};
+  e.path_start = g0;
+  const auto d = ledger.record(e, identity(ledger, "wells", 0, 20), std::nullopt);
+  const auto expect_refused = [&](const PathGeneration& g, const std::string& why) {
+    try {
+      ledger.open_path(e.path_id, g, true, "p.gpdp");
+      FAIL() << "generation " << g.answered << " not refused";
+    } catch (const PrivacyError& err) {
+      EXPECT_NE(std::string(err.what()).find(why), std::string::npos) << err.what();
+    }
+  };
+  EXPECT_EQ(ledger.open_path(e.path_id, g0, true, "p.gpdp").current, g0);
+  expect_refused(g1, "written without the ledger");
+  ledger.begin_path_save(e.path_id, g0, g1, true);
+  // The file was replaced, then the process died before end_path_save: the file is g1.
+  const PathHistory h1 = ledger.open_path(e.path_id, g1, true, "p.gpdp");
+  EXPECT_EQ(h1.current, g1);
+  EXPECT_FALSE(h1.pending.has_value());
+  expect_refused(g0, "BEHIND");      // the copy taken before: a restored backup
+  expect_refused(other, "without");  // same count, other answers: a fork
+  EXPECT_THROW(ledger.begin_path_save(e.path_id, g0, g2, true), PrivacyError);  // stale writer
+  // A save that never reached the file: the old file stays current, the pending one is dropped.
+  ledger.begin_path_save(e.path_id, g1, g2, true);
+  EXPECT_EQ(ledger.open_path(e.path_id, g1, true, "p.gpdp").current, g1);
+  expect_refused(g2, "without");
+  // Seeded answers: not private, for ever.
+  ledger.begin_path_save(e.path_id, g1, g2, false);
+  ledger.end_path_save(e.path_id, g2);
+  EXPECT_FALSE(ledger.path_history(e.path_id)->is_private);
+  EXPECT_FALSE(ledger.open_path(e.path_id, g2, true, "p.gpdp").is_private);
+  // A path the ledger does not know, and one whose release failed, answer nothing.
+  expect_refused({1, "x"}, "");
+  EXPECT_THROW(ledger.open_path("ffffffffffffffffffffffffffffffff", g2, true, "q"), PrivacyError);
+  ledger.mark_failed(d.id, "disk full");
+  expect_refused(g2, "failed");
+}
+
+// Schema 3 -> 4: kept-path histories. A path released before has none until first opened; then the
+// file it was opened with starts its history.
+TEST(Ledger, UpgradesSchemaThreeAndStartsHistoriesWhenPathsAreOpened) {
+  test::TempDir dir;
+  const std::string path = dir.file("v3.sqlite");
+  const std::string id = "00000000000000000000000000000001";
+  {
+    Ledger ledger(path);
+    LedgerEntry e = entry("wells", 0.25);
+    e.path_id = id;
+    ledger.record(e, identity(ledger, "wells", 0, 20), std::nullopt);
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "DROP TABLE kept_paths; PRAGMA user_version=3;", nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+  Ledger ledger(path);
+  EXPECT_FALSE(ledger.path_history(id).has_value());
+  const PathGeneration first{50, "f1"};
+  EXPECT_EQ(ledger.open_path(id, first, true, "p.gpdp").current, first);
+  EXPECT_THROW(ledger.open_path(id, {49, "f0"}, true, "old.gpdp"), PrivacyError);
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 4);
   sqlite3_finalize(stmt);
   sqlite3_close(db);
 }

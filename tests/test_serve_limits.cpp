@@ -174,13 +174,13 @@ TEST(ServeLimits, RefusesToStartOnAReleaseItCannotVouchFor) {
   {
     ServerProcess first(write_serve_config(s.dir, {release_entry(s.a)}, "{}", "first.json"));
     ASSERT_TRUE(first.running()) << first.stderr_text();
-    refused(release_entry(s.a), "in use by another gpdp process");
+    refused(release_entry(s.a), "is open elsewhere");
     // ... and so is `gpdp query` on it (one writer per kept path).
     write_text(s.dir.file("q.csv"), "x1,x2\n0.5,0.5\n");
     const auto q = run_cli(fmt::format("query {} --data {} --points {} --out {}", s.a.path, s.data,
                                        s.dir.file("q.csv"), s.dir.file("q-out.csv")));
     EXPECT_NE(q.exit_code, 0);
-    EXPECT_NE(q.err.find("in use by another gpdp process"), std::string::npos) << q.err;
+    EXPECT_NE(q.err.find("is open elsewhere"), std::string::npos) << q.err;
     EXPECT_FALSE(fs::exists(s.dir.file("q-out.csv")));
   }
   ServerProcess after(write_serve_config(s.dir, {release_entry(s.a)}, "{}", "after.json"));

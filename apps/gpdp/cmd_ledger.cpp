@@ -34,7 +34,7 @@ json spend_json(const release::DatasetSummary& d) {
           {"rdp_budget", spent.rdp_budget}};
 }
 
-json dataset_json(const release::DatasetSummary& d) {
+json dataset_json(const release::DatasetSummary& d, const release::Ledger& ledger) {
   json j{{"dataset", d.name},
          {"created", d.created},
          {"distinct_records", d.records},
@@ -54,6 +54,10 @@ json dataset_json(const release::DatasetSummary& d) {
                              {"kept_path_id", e.path_id},
                              {"state", release::to_string(e.state)},
                              {"state_note", e.state_note}});
+    if (const auto h = ledger.path_history(e.path_id)) {
+      j["releases"].back()["kept_path"] = {
+          {"answered", h->current.answered}, {"private", h->is_private}, {"updated", h->updated}};
+    }
   }
   if (d.filter) {
     j["budget"] = {{"epsilon", d.filter->budget().epsilon}, {"delta", d.filter->budget().delta}};
@@ -69,7 +73,8 @@ json ledger_report(const LedgerFlags& f) {
   const auto ledger = release::Ledger::open_existing(f.path);
   json report{{"ledger", f.path}, {"datasets", json::array()}, {"legacy", json::array()}};
   for (const auto& d : ledger.datasets()) {
-    if (f.dataset.empty() || d.name == f.dataset) report["datasets"].push_back(dataset_json(d));
+    if (f.dataset.empty() || d.name == f.dataset)
+      report["datasets"].push_back(dataset_json(d, ledger));
   }
   for (const auto& g : ledger.legacy()) {
     json l{{"data_sha256", g.sha256}, {"releases", g.releases}};
@@ -103,7 +108,11 @@ std::string format_report(const json& r) {
           "  {:>4}  {:<20}  {:>9.4g}  {:>9.3g}  {:>5}  {:<10}  {}{}{}\n", e["id"].get<long>(),
           e["created"].get<std::string>(), e["epsilon"].get<double>(), e["delta"].get<double>(),
           e["draws"].get<long>(), e["state"].get<std::string>(), e["out_dir"].get<std::string>(),
-          e["kept_path_id"].get<std::string>().empty() ? "" : "  (path kept)",
+          !e.contains("kept_path")
+              ? (e["kept_path_id"].get<std::string>().empty() ? "" : "  (path kept)")
+              : fmt::format("  (path kept: {} points answered{})",
+                            e["kept_path"]["answered"].get<long>(),
+                            e["kept_path"]["private"].get<bool>() ? "" : ", NOT PRIVATE"),
           note.empty() ? "" : "  (" + note + ")");
     }
   }

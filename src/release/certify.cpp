@@ -211,7 +211,30 @@ json risk_json(const ReleaseAccounting& a, const std::optional<privacy::AttackRi
 
 namespace {
 
-// The certificate without the ledger's part, and the kept path's id if the release keeps one.
+// The state a kept path starts with: the release's answers, unsnapped.
+KeptPath kept_path_state(const ReleaseRequest& q, const ValidatedRelease& v,
+                         const ReleaseAccounting& a, const ReleasedPaths& p,
+                         const std::string& path_id) {
+  KeptPath s;
+  s.path_id = path_id;
+  s.dataset_sha256 = v.prepared.sha256;
+  s.input = q.input;
+  s.input.x_columns = v.prepared.data.covariate_names;
+  s.kernel = *a.mechanism.kernel;
+  s.r = a.mechanism.r;
+  s.sigma = a.mechanism.sigma;
+  s.eta = a.mechanism.eta;
+  s.threshold = q.threshold;
+  s.lattice_exponent = p.lattice.exponent;
+  s.ledger = std::filesystem::absolute(q.ledger_path).string();
+  s.names = v.evaluation.names;
+  for (const auto& path : p.paths) s.paths.push_back({path.points(), path.values()});
+  s.private_answers = !q.insecure_seed.has_value();
+  s.history_key = random_hex_id() + random_hex_id();  // 32 bytes
+  return s;
+}
+
+// The certificate without the ledger's part, and the kept path if the release keeps one.
 Certified draft(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
                 const ReleasedPaths& p) {
   Certified c;
@@ -219,6 +242,7 @@ Certified draft(const ReleaseRequest& q, const ValidatedRelease& v, const Releas
   if (q.keep_path) {
     c.path_id = random_hex_id();
     c.certificate["kept_path_id"] = c.path_id;
+    c.kept = kept_path_state(q, v, a, p, c.path_id);
   }
   return c;
 }
@@ -241,9 +265,14 @@ Certified certify(const ReleaseRequest& q, const ValidatedRelease& v, const Rele
   LedgerEntry entry = a.entry;
   entry.created = c.certificate["timestamp"].get<std::string>();
   entry.path_id = c.path_id;
+  if (c.kept) {  // the path's history starts in the same transaction
+    entry.path_start = path_generation(*c.kept);
+    entry.path_private = c.kept->private_answers;
+  }
   const LedgerDecision decision =
       Ledger(q.ledger_path, q.ledger_key_path)
           .record(entry, a.identity, q.budget, q.conversion, q.budget_orders);
+  if (c.kept) c.kept->release_id = decision.id;
   return with_decision(q, a, std::move(c), decision);
 }
 

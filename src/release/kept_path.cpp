@@ -1,10 +1,14 @@
 #include "gpdp/release/kept_path.hpp"
 
 #include <fmt/format.h>
+#include <sodium.h>
 
+#include <bit>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "gpdp/error.hpp"
+#include "gpdp/io/csv.hpp"
 
 namespace gpdp::release {
 
@@ -65,6 +69,8 @@ void save_kept_path(const std::string& file, const KeptPath& s, const PathKey& k
              {"release_id", s.release_id},
              {"dim", s.dim()},
              {"names", s.names},
+             {"private", s.private_answers},
+             {"history_key", s.history_key},
              {"paths", json::array()}};
   for (const auto& p : s.paths) {
     state["paths"].push_back(
@@ -74,7 +80,12 @@ void save_kept_path(const std::string& file, const KeptPath& s, const PathKey& k
 }
 
 KeptPath load_kept_path(const std::string& file, const PathKey& key) {
-  const std::string text = load_path_file(file, key);
+  return load_kept_path_bytes(io::read_file(file), file, key);
+}
+
+KeptPath load_kept_path_bytes(const std::string& bytes, const std::string& file,
+                              const PathKey& key) {
+  const std::string text = decode_path_file(bytes, file, key);
   try {
     const json state = json::parse(text);
     if (state.value("format", "") != kFormat) {
@@ -96,6 +107,8 @@ KeptPath load_kept_path(const std::string& file, const PathKey& key) {
     s.ledger = state.at("ledger").get<std::string>();
     s.release_id = state.at("release_id").get<long long>();
     s.names = state.at("names").get<std::vector<std::string>>();
+    s.private_answers = state.value("private", true);  // files before it: see Ledger::open_path
+    s.history_key = state.value("history_key", "");
     require(static_cast<int>(s.names.size()) == state.at("dim").get<int>(),
             fmt::format("{}: not a gpdp path file (inconsistent dimension)", file));
     for (const auto& p : state.at("paths")) {
@@ -106,6 +119,38 @@ KeptPath load_kept_path(const std::string& file, const PathKey& key) {
   } catch (const json::exception&) {
     throw InputError(fmt::format("{}: not a gpdp path file (missing or malformed fields)", file));
   }
+}
+
+PathGeneration path_generation(const KeptPath& s) {
+  if (sodium_init() < 0) throw Error("libsodium could not be initialised");
+  std::vector<unsigned char> key(s.history_key.size() / 2);
+  std::size_t key_bytes = 0;
+  require(sodium_hex2bin(key.data(), key.size(), s.history_key.data(), s.history_key.size(),
+                         nullptr, &key_bytes, nullptr) == 0 &&
+              key_bytes == key.size() && key.size() <= crypto_generichash_KEYBYTES_MAX,
+          "kept path: malformed history_key");
+  crypto_generichash_state h;
+  crypto_generichash_init(&h, key.empty() ? nullptr : key.data(), key.size(), 32);
+  const auto add = [&h](std::uint64_t v) {
+    unsigned char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
+    crypto_generichash_update(&h, b, sizeof b);
+  };
+  const auto add_double = [&add](double v) { add(std::bit_cast<std::uint64_t>(v + 0.0)); };
+  add(s.paths.size());
+  for (const auto& p : s.paths) {
+    add(static_cast<std::uint64_t>(p.points.rows()));
+    add(static_cast<std::uint64_t>(p.points.cols()));
+    for (Eigen::Index i = 0; i < p.points.rows(); ++i) {
+      for (Eigen::Index j = 0; j < p.points.cols(); ++j) add_double(p.points(i, j));
+      add_double(p.values(i));
+    }
+  }
+  unsigned char out[32];
+  crypto_generichash_final(&h, out, sizeof out);
+  char hex[65];
+  sodium_bin2hex(hex, sizeof hex, out, sizeof out);
+  return {s.paths.empty() ? 0 : static_cast<long long>(s.paths.front().points.rows()), hex};
 }
 
 }  // namespace gpdp::release

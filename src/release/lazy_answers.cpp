@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "gpdp/error.hpp"
-#include "gpdp/release/ledger.hpp"
 #include "gpdp/sample_path.hpp"
 
 namespace gpdp::release {
@@ -17,17 +16,6 @@ PreparedData kept_path_data(const std::string& data_path, const KeptPath& s) {
                     data_path, prepared.sha256, s.dataset_sha256));
   }
   return prepared;
-}
-
-std::string check_path_recorded(const KeptPath& s, const std::string& ledger_path) {
-  const std::string ledger = ledger_path.empty() ? s.ledger : ledger_path;
-  if (!Ledger::open_existing(ledger).release_with_path(s.path_id)) {
-    throw PrivacyError(
-        fmt::format("ledger {} has no release with this kept path (id {}); refusing to "
-                    "answer unaccounted queries",
-                    ledger, s.path_id));
-  }
-  return ledger;
 }
 
 Granularity kept_path_lattice(const KeptPath& s, const Dataset& data,

@@ -17,7 +17,8 @@ namespace {
 using nlohmann::json;
 
 constexpr int kApplicationId = 0x47504450;  // "GPDP"
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
+constexpr int kPathlessSchemaVersion = 3;   // before kept-path histories
 constexpr int kStatelessSchemaVersion = 2;  // before release states
 constexpr int kLegacySchemaVersion = 1;
 constexpr int kBusyTimeoutMs = 60000;
@@ -32,12 +33,22 @@ constexpr const char* kSchema =
     "TEXT NOT NULL, parameters TEXT NOT NULL, out_dir TEXT NOT NULL, path_id TEXT NOT NULL, "
     "data_sha256 TEXT NOT NULL, identity TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'published', "
     "state_note TEXT NOT NULL DEFAULT '');"
-    "CREATE INDEX releases_by_dataset ON releases(dataset);";
+    "CREATE INDEX releases_by_dataset ON releases(dataset);"
+    "CREATE TABLE kept_paths(path_id TEXT PRIMARY KEY, release_id INTEGER NOT NULL, answered "
+    "INTEGER NOT NULL, digest TEXT NOT NULL, pending_answered INTEGER, pending_digest TEXT, "
+    "private INTEGER NOT NULL, updated TEXT NOT NULL);";
 
 // Schema 2 -> 3: every release of a schema-2 ledger was recorded by record(), i.e. published.
 constexpr const char* kAddStates =
     "ALTER TABLE releases ADD COLUMN state TEXT NOT NULL DEFAULT 'published';"
     "ALTER TABLE releases ADD COLUMN state_note TEXT NOT NULL DEFAULT '';";
+
+// Schema 3 -> 4: the history of each kept path (its generation, one writer at a time). Paths of
+// earlier releases get theirs when first opened (Ledger::open_path).
+constexpr const char* kAddPathHistories =
+    "CREATE TABLE kept_paths(path_id TEXT PRIMARY KEY, release_id INTEGER NOT NULL, answered "
+    "INTEGER NOT NULL, digest TEXT NOT NULL, pending_answered INTEGER, pending_digest TEXT, "
+    "private INTEGER NOT NULL, updated TEXT NOT NULL);";
 
 constexpr const char* kReleaseColumns =
     "id, dataset, created, record, epsilon, delta, conversion, parameters, out_dir, path_id, "
@@ -239,6 +250,39 @@ struct Ledger::Db {
     s.step();
     return sqlite3_last_insert_rowid(handle);
   }
+  std::optional<PathHistory> path_history(const std::string& path_id) const {
+    Statement s(handle,
+                "SELECT path_id, release_id, answered, digest, pending_answered, pending_digest, "
+                "private, updated FROM kept_paths WHERE path_id = ?1",
+                path);
+    s.bind(1, path_id);
+    if (!s.step()) return std::nullopt;
+    PathHistory h;
+    h.path_id = s.text(0);
+    h.release_id = s.integer(1);
+    h.current = {s.integer(2), s.text(3)};
+    if (!s.text(5).empty()) h.pending = PathGeneration{s.integer(4), s.text(5)};
+    h.is_private = s.integer(6) != 0;
+    h.updated = s.text(7);
+    return h;
+  }
+  void write_path_history(const PathHistory& h) const {
+    Statement s(handle,
+                "INSERT INTO kept_paths(path_id, release_id, answered, digest, pending_answered, "
+                "pending_digest, private, updated) VALUES(?1,?2,?3,?4,?5,?6,?7,?8) "
+                "ON CONFLICT(path_id) DO UPDATE SET answered = ?3, digest = ?4, "
+                "pending_answered = ?5, pending_digest = ?6, private = ?7, updated = ?8",
+                path);
+    s.bind(1, h.path_id);
+    s.bind(2, h.release_id);
+    s.bind(3, h.current.answered);
+    s.bind(4, h.current.digest);
+    s.bind(5, h.pending ? h.pending->answered : 0LL);
+    s.bind(6, h.pending ? h.pending->digest : std::string());
+    s.bind(7, static_cast<long long>(h.is_private ? 1 : 0));
+    s.bind(8, utc_timestamp());
+    s.step();
+  }
   // Runs `body` in one BEGIN IMMEDIATE transaction (the write lock taken at once); commits when
   // `commit` is true, else rolls back. Any exception rolls back.
   template <class Body>
@@ -321,8 +365,9 @@ Ledger::Ledger(const std::string& path, const std::string& key_path, Mode mode)
         db_->upgrade_legacy();
       } else if (version == kLegacySchemaVersion) {
         throw InputError(migration_help(path));
-      } else if (version == kStatelessSchemaVersion) {
-        db_->exec(kAddStates);
+      } else if (version == kStatelessSchemaVersion || version == kPathlessSchemaVersion) {
+        if (version == kStatelessSchemaVersion) db_->exec(kAddStates);
+        db_->exec(kAddPathHistories);
         db_->exec(fmt::format("PRAGMA user_version={};", kSchemaVersion));
       } else if (version != kSchemaVersion) {
         throw InputError(
@@ -415,6 +460,93 @@ std::optional<LedgerEntry> Ledger::release_with_path(const std::string& path_id)
   return rows.front();
 }
 
+std::optional<PathHistory> Ledger::path_history(const std::string& path_id) const {
+  return db_->path_history(path_id);
+}
+
+namespace {
+
+std::string generation_text(const PathGeneration& g) {
+  return fmt::format("{} answered point(s), digest {}", g.answered, g.digest.substr(0, 12));
+}
+
+}  // namespace
+
+PathHistory Ledger::open_path(const std::string& path_id, const PathGeneration& file,
+                              bool file_private, const std::string& file_name) {
+  return db_->transaction(true, [&] {
+    const auto releases = db_->releases("path_id", path_id);
+    if (path_id.empty() || releases.empty()) {
+      throw PrivacyError(
+          fmt::format("ledger {} has no release with this kept path ({}, id {}); refusing to "
+                      "answer unaccounted queries",
+                      path_, file_name, path_id));
+    }
+    const LedgerEntry& release = releases.front();
+    if (release.state == ReleaseState::Failed || release.state == ReleaseState::Abandoned) {
+      throw PrivacyError(fmt::format(
+          "{}: its release {} is {} in ledger {} ({}); a path of a release that was never "
+          "published answers nothing",
+          file_name, release.id, to_string(release.state), path_, release.state_note));
+    }
+    auto h = db_->path_history(path_id);
+    if (!h) {  // released before ledger schema 4: the file starts the history
+      PathHistory first{path_id, release.id, file, std::nullopt, file_private, ""};
+      db_->write_path_history(first);
+      return first;
+    }
+    if (h->pending && file == *h->pending) {
+      h->current = *h->pending;  // the file was replaced, the ledger not yet told
+    } else if (!(file == h->current)) {
+      const bool behind = file.answered < h->current.answered;
+      throw PrivacyError(fmt::format(
+          "{}: {} the history of kept path {} in ledger {} (the file: {}; the ledger: {}). {} "
+          "Only the file the ledger knows may answer; find it, or stop the process that has it",
+          file_name, behind ? "is BEHIND" : "does not match", path_id, path_, generation_text(file),
+          generation_text(h->current),
+          behind ? "It is an older copy of the path (a restored backup?): it would answer again, "
+                   "with new independent draws, points the path has already answered (a fork, "
+                   "outside ε)."
+                 : "It was written without the ledger (a copy of the path answered elsewhere): "
+                   "serving it would fork the path's history."));
+    }
+    h->pending.reset();
+    h->is_private = h->is_private && file_private;
+    db_->write_path_history(*h);
+    return *h;
+  });
+}
+
+void Ledger::begin_path_save(const std::string& path_id, const PathGeneration& from,
+                             const PathGeneration& to, bool to_private) {
+  db_->transaction(true, [&] {
+    auto h = db_->path_history(path_id);
+    if (!h || !(h->current == from)) {
+      throw PrivacyError(fmt::format(
+          "kept path {}: ledger {} holds {} and this process holds {}; another process has "
+          "answered with a copy of this path, so nothing was answered or saved",
+          path_id, path_, h ? generation_text(h->current) : "no history", generation_text(from)));
+    }
+    h->pending = to;
+    h->is_private = h->is_private && to_private;
+    db_->write_path_history(*h);
+    return 0;
+  });
+}
+
+void Ledger::end_path_save(const std::string& path_id, const PathGeneration& to) {
+  db_->transaction(true, [&] {
+    auto h = db_->path_history(path_id);
+    require(h && h->pending && *h->pending == to,
+            fmt::format("kept path {}: ledger {} has no save of {} under way", path_id, path_,
+                        generation_text(to)));
+    h->current = to;
+    h->pending.reset();
+    db_->write_path_history(*h);
+    return 0;
+  });
+}
+
 LedgerDecision Ledger::record(LedgerEntry entry, const DatasetIdentity& identity,
                               const std::optional<Budget>& requested,
                               privacy::Conversion conversion, const std::vector<double>& orders) {
@@ -459,6 +591,10 @@ void Ledger::mark_published(long long id) {
 
 void Ledger::mark_abandoned(long long id, const std::string& reason) {
   move({id}, {ReleaseState::Reserved, ReleaseState::Dispatched}, ReleaseState::Abandoned, reason);
+}
+
+void Ledger::mark_failed(long long id, const std::string& reason) {
+  move({id}, {ReleaseState::Published}, ReleaseState::Failed, reason);
 }
 
 LedgerDecision Ledger::decision(long long id) const {
@@ -559,6 +695,10 @@ LedgerDecision Ledger::decide(const LedgerEntry& entry, const DatasetIdentity& i
                     {"overlap_override", overridden}};
     d.id = db_->insert_release(row);
     db_->merge_records(identity);
+    if (!entry.path_id.empty() && entry.path_start) {
+      db_->write_path_history(
+          {entry.path_id, d.id, *entry.path_start, std::nullopt, entry.path_private, ""});
+    }
     return d;
   });
 }
@@ -658,13 +798,15 @@ std::string to_string(ReleaseState state) {
       return "published";
     case ReleaseState::Abandoned:
       return "abandoned";
+    case ReleaseState::Failed:
+      return "failed";
   }
   return "unknown";
 }
 
 ReleaseState parse_release_state(const std::string& name) {
   for (const auto s : {ReleaseState::Reserved, ReleaseState::Dispatched, ReleaseState::Published,
-                       ReleaseState::Abandoned})
+                       ReleaseState::Abandoned, ReleaseState::Failed})
     if (to_string(s) == name) return s;
   throw InputError(fmt::format("unknown release state '{}' in the ledger", name));
 }

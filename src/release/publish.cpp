@@ -19,26 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-void keep_path(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
-               const ReleasedPaths& p, const Certified& c) {
-  KeptPath s;
-  s.path_id = c.path_id;
-  s.dataset_sha256 = v.prepared.sha256;
-  s.input = q.input;
-  s.input.x_columns = v.prepared.data.covariate_names;
-  s.kernel = *a.mechanism.kernel;
-  s.r = a.mechanism.r;
-  s.sigma = a.mechanism.sigma;
-  s.eta = a.mechanism.eta;
-  s.threshold = q.threshold;
-  s.lattice_exponent = p.lattice.exponent;
-  s.ledger = fs::absolute(q.ledger_path).string();
-  s.release_id = c.decision.id;
-  s.names = v.evaluation.names;
-  for (const auto& path : p.paths) s.paths.push_back({path.points(), path.values()});
-  save_kept_path(q.keep_path->file, s, q.keep_path->key);
-}
-
 // Non-private maps for the data holder's own evaluation: watermarked, never in the release folder.
 void write_internal_eval(const ReleaseRequest& q, const ValidatedRelease& v,
                          const Posterior& posterior) {
@@ -107,7 +87,7 @@ json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const Rele
 ReleaseOutcome publish(const ReleaseRequest& q, const ValidatedRelease& v,
                        const ReleaseAccounting& a, const ReleasedPaths& p, Files files,
                        Certified c) {
-  if (q.keep_path) keep_path(q, v, a, p, c);
+  if (c.kept) save_kept_path(q.keep_path->file, *c.kept, q.keep_path->key);
   json outputs = json::array();
   for (const auto& [name, content] : files)
     outputs.push_back({{"file", name}, {"sha256", sha256_hex(content)}});

@@ -6,8 +6,8 @@
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/lazy_answers.hpp"
+#include "gpdp/release/open_path.hpp"
 #include "gpdp/release/outputs.hpp"
-#include "gpdp/release/path_lock.hpp"
 #include "gpdp/release/release.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
@@ -40,10 +40,10 @@ Evaluation query_points(const QueryRequest& q, const KeptPath& s,
 
 nlohmann::json run_query(const QueryRequest& q) {
   require_parameter(!q.out_csv.empty(), "out_csv", "out_csv (a CSV file) is required");
-  const PathLock lock(q.path_file);  // one writer per kept path (path_lock.hpp)
-  KeptPath s = load_kept_path(q.path_file, q.key);
+  // One identity, one history (open_path.hpp): the id locked, the file the ledger's generation.
+  OpenPath open(q.path_file, q.key, q.ledger_path, q.insecure_seed.has_value());
+  KeptPath s = open.state();
   const PreparedData prepared = kept_path_data(q.data_path, s);
-  const std::string ledger_path = check_path_recorded(s, q.ledger_path);
   std::optional<gis::GeoFrame> geo;
   if (!s.input.crs.empty()) geo.emplace(s.input.crs, s.input.model_crs, *s.input.domain);
   const Evaluation eval = query_points(q, s, geo);
@@ -53,8 +53,8 @@ nlohmann::json run_query(const QueryRequest& q) {
   const Granularity lattice = kept_path_lattice(s, data, q.path_file);
   auto rng = make_rng(q.insecure_seed);
   const Eigen::MatrixXd released = answer_points(s, posterior, lattice, model_points, *rng);
-  // The path now remembers the new answers: save it before the answers leave.
-  save_kept_path(q.path_file, s, q.key);
+  // The path now remembers the new answers: save it (file and ledger) before the answers leave.
+  open.save(s);
   const double center = s.input.center.value_or(0.0), scale = s.input.scale.value_or(1.0);
   io::write_file_atomic(q.out_csv, draws_csv(eval.points, eval.names, released, released, center,
                                              scale, (s.threshold - center) / scale, 0.5));
@@ -62,11 +62,11 @@ nlohmann::json run_query(const QueryRequest& q) {
           {"points", eval.points.rows()},
           {"paths", s.paths.size()},
           {"path_id", s.path_id},
-          {"ledger", ledger_path},
+          {"ledger", open.ledger()},
           {"budget_consumed", 0},
           {"crs", geo ? nlohmann::json(geo->declared().id()) : nlohmann::json(nullptr)},
           {"granularity", lattice.lambda},
-          {"private", !q.insecure_seed.has_value()}};
+          {"private", open.is_private()}};
 }
 
 }  // namespace gpdp::release

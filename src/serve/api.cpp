@@ -56,7 +56,7 @@ json release_summary(const ServedRelease& r) {
                       ? cert["crs"].value("declared", json(nullptr))
                       : json(nullptr)},
           {"files", r.folder.file_names()},
-          {"private", cert.value("private", false) && !p.seeded()}};
+          {"private", cert.value("private", false) && p.is_private()}};
 }
 
 }  // namespace
@@ -152,7 +152,7 @@ ApiResponse Api::query(const std::string& id, const std::string& body) {
            {"paths", a.draw.cols()},
            {"draw", column(a.draw, 0)},
            {"value", column(a.value, 0)},
-           {"private", !r.path->seeded()}};
+           {"private", r.folder.certificate().value("private", false) && r.path->is_private()}};
   if (a.draw.cols() > 1) {
     json draws = json::array(), values = json::array();
     for (Eigen::Index i = 0; i < a.draw.rows(); ++i) {

@@ -26,21 +26,19 @@ std::mutex& proj_mutex() {
 
 ServedPath::ServedPath(const ReleaseConfig& config, std::size_t max_points)
     : file_(config.path),
-      lock_(config.path),
-      key_(path_key(config)),
-      state_(release::load_kept_path(config.path, key_)),
+      path_(config.path, path_key(config), config.ledger, config.insecure_seed.has_value()),
       rng_(make_rng(config.insecure_seed)),
-      seeded_(config.insecure_seed.has_value()),
+      private_(path_.is_private()),
       max_points_(max_points) {
-  const release::PreparedData prepared = release::kept_path_data(config.data, state_);
-  release::check_path_recorded(state_, config.ledger);
+  const release::KeptPath& state = path_.state();
+  const release::PreparedData prepared = release::kept_path_data(config.data, state);
   const Dataset& data = prepared.data;
-  posterior_.emplace(state_.kernel, data.X, data.y, Hyperparameters{state_.r, state_.sigma});
-  lattice_ = release::kept_path_lattice(state_, data, file_);
-  if (!state_.input.crs.empty())
-    geo_.emplace(state_.input.crs, state_.input.model_crs, *state_.input.domain);
-  require(!state_.paths.empty(), fmt::format("{}: the kept path holds no path", file_));
-  answered_ = static_cast<long>(state_.paths.front().points.rows());
+  posterior_.emplace(state.kernel, data.X, data.y, Hyperparameters{state.r, state.sigma});
+  lattice_ = release::kept_path_lattice(state, data, file_);
+  if (!state.input.crs.empty())
+    geo_.emplace(state.input.crs, state.input.model_crs, *state.input.domain);
+  require(!state.paths.empty(), fmt::format("{}: the kept path holds no path", file_));
+  answered_ = static_cast<long>(state.paths.front().points.rows());
   require(static_cast<std::size_t>(answered_.load()) <= max_points_,
           fmt::format("{}: the path already holds {} points, more than limits.max_points_per_path "
                       "= {}; raise the limit to serve it",
@@ -69,7 +67,7 @@ PathAnswer ServedPath::answer(const Points& points, std::chrono::milliseconds wa
                     static_cast<int>(std::max<long long>(1, wait.count() / 1000)));
   }
   // Drawn on a copy: the path changes only once the new state is safely on disk.
-  release::KeptPath next = state_;
+  release::KeptPath next = path_.state();
   const Eigen::MatrixXd draw =
       release::answer_points(next, *posterior_, lattice_, model_points, *rng_);
   const auto total = static_cast<std::size_t>(next.paths.front().points.rows());
@@ -82,12 +80,11 @@ PathAnswer ServedPath::answer(const Points& points, std::chrono::milliseconds wa
   PathAnswer a;
   a.new_points = static_cast<long>(total) - answered_.load();
   if (a.new_points > 0) {
-    release::save_kept_path(file_, next, key_);
-    state_ = std::move(next);
+    path_.save(std::move(next));
     answered_ = static_cast<long>(total);
   }
-  const double center = state_.input.center.value_or(0.0);
-  const double scale = state_.input.scale.value_or(1.0);
+  const double center = path_.state().input.center.value_or(0.0);
+  const double scale = path_.state().input.scale.value_or(1.0);
   a.value = (draw.array() * scale + center).matrix();
   a.draw = draw;
   return a;

@@ -10,6 +10,7 @@
 
 #include "gpdp/kernel.hpp"
 #include "gpdp/release/input.hpp"
+#include "gpdp/release/ledger.hpp"
 #include "gpdp/release/path_store.hpp"
 
 namespace gpdp::release {
@@ -32,12 +33,26 @@ struct KeptPath {
     Eigen::VectorXd values;  // their unsnapped values
   };
   std::vector<Path> paths;  // one per released draw
+  // false once any answer (the release's included) was drawn with a seeded generator: then the
+  // path is NOT PRIVATE for ever (anyone who knows the seed can remove the noise).
+  bool private_answers = true;
+  // 32 random bytes (hex) keying the digest of the answers that the ledger keeps
+  // (path_generation); empty in files written before it existed (the digest is then unkeyed).
+  std::string history_key;
   int dim() const { return static_cast<int>(names.size()); }
 };
+
+// The path's generation: points answered and a BLAKE2b digest (keyed with history_key) of every
+// answered point and unsnapped value, in order. Two files of one path with the same generation hold
+// the same answers; the ledger keeps it (Ledger::open_path).
+PathGeneration path_generation(const KeptPath& state);
 
 // Writes the state (format "gpdp-path-1") atomically with mode 0600, encrypted when `key` is set.
 void save_kept_path(const std::string& file, const KeptPath& state, const PathKey& key);
 // Reads it back; InputError naming `file` when it is missing, damaged, wrongly keyed or malformed.
 KeptPath load_kept_path(const std::string& file, const PathKey& key);
+// The same from the file's bytes (`source` names it in messages).
+KeptPath load_kept_path_bytes(const std::string& bytes, const std::string& source,
+                              const PathKey& key);
 
 }  // namespace gpdp::release

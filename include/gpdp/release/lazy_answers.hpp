@@ -1,8 +1,8 @@
 #pragma once
 // Lazy evaluation of a kept path (docs/mathematics.md §1), the one implementation behind
-// `gpdp query` (query.cpp) and `gpdp serve` (serve/served_path.cpp): the checks before a path may
-// answer (the data file is the release's, byte for byte; a ledger recorded the path), the
-// rounding lattice of its answers, and the answers themselves.
+// `gpdp query` (query.cpp) and `gpdp serve` (serve/served_path.cpp): the data check before a path
+// may answer (the data file is the release's, byte for byte; the ledger's checks are OpenPath's,
+// open_path.hpp), the rounding lattice of its answers, and the answers themselves.
 #include <Eigen/Core>
 #include <string>
 
@@ -17,10 +17,6 @@ namespace gpdp::release {
 // The data file of the release, byte for byte (its SHA-256 must match: the posterior is rebuilt
 // from exactly those bytes); InputError naming `data_path` otherwise.
 PreparedData kept_path_data(const std::string& data_path, const KeptPath& state);
-
-// Answers are only given for a path that a ledger accounted for: PrivacyError unless the ledger
-// (`ledger_path`, or the one named in the state when empty) holds its release. Returns its path.
-std::string check_path_recorded(const KeptPath& state, const std::string& ledger_path);
 
 // The rounding lattice of the path's answers (that of its release); InputError naming
 // `path_file` when it differs from the recorded one.

@@ -17,9 +17,15 @@
 //    before any draw is dispatched, and becomes Published once its folder is in place, or
 //    Abandoned (with the reason) when it never will be; every row counts against the budget,
 //    whatever its state (docs/security.md, "Batch releases").
-// Schema 3 (schema 2 + each release's state). A schema-2 ledger is upgraded in place when opened
-// (its releases are Published); a schema-1 ledger (budgets keyed by the SHA-256 of a data file) is
-// refused with the command that migrates it (migrate_legacy()).
+//  * a kept path has one history (docs/security.md, "Kept paths"): the ledger holds its generation
+//    (points answered, keyed digest of the answers) and moves it on every save; a path file that is
+//    behind it (an older copy, a restored backup) or ahead of it (written without the ledger) is
+//    refused, and one that ever answered with a seeded generator stays non-private.
+// Schema 4 (schema 3 + kept-path histories; schema 3 = schema 2 + each release's state). Schema-2
+// and -3 ledgers are upgraded in place when opened (a schema-2 ledger's releases are Published;
+// a path released before schema 4 gets its history when first opened); a schema-1 ledger (budgets
+// keyed by the SHA-256 of a data file) is refused with the command that migrates it
+// (migrate_legacy()).
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -36,9 +42,18 @@ using privacy::Budget;
 // Where a release stands. record() inserts Published rows; reserve() Reserved ones, which the
 // batch coordinator moves on: Reserved -> Dispatched (the draw may now exist outside the ledger's
 // process) -> Published, or Reserved|Dispatched -> Abandoned (never published; budget spent).
-enum class ReleaseState { Reserved, Dispatched, Published, Abandoned };
+// Published -> Failed when writing the outputs failed after the commit (budget spent).
+enum class ReleaseState { Reserved, Dispatched, Published, Abandoned, Failed };
 std::string to_string(ReleaseState state);
 ReleaseState parse_release_state(const std::string& name);
+
+// Where a kept path stands: how many points it has answered (the release's own included) and a
+// keyed digest of every answered point and value (kept_path.hpp, path_generation()).
+struct PathGeneration {
+  long long answered = 0;
+  std::string digest;
+  bool operator==(const PathGeneration&) const = default;
+};
 
 struct LedgerEntry {
   long long id = 0;
@@ -53,8 +68,22 @@ struct LedgerEntry {
   std::string path_id;      // non-empty when the release kept its path for lazy queries
   std::string data_sha256;  // of the data file (information only: identity is by records)
   nlohmann::json identity;  // {"records": n, "overlap_override": [...]} (written by record())
+  // With path_id: the kept path's first generation and whether its answers are private; record()
+  // starts the path's history with it (not read back from the ledger).
+  std::optional<PathGeneration> path_start;
+  bool path_private = true;
   ReleaseState state = ReleaseState::Published;
-  std::string state_note;  // why an Abandoned release was not published
+  std::string state_note;  // why an Abandoned or Failed release was not published
+};
+
+// The ledger's history of one kept path.
+struct PathHistory {
+  std::string path_id;
+  long long release_id = 0;
+  PathGeneration current;
+  std::optional<PathGeneration> pending;  // a save under way (or one a crash interrupted)
+  bool is_private = true;                 // no answer was ever drawn with a seeded generator
+  std::string updated;
 };
 
 // Who a release is about: the dataset's name and its records' fingerprint.
@@ -129,6 +158,26 @@ class Ledger {
   std::vector<LegacyGroup> legacy() const;
   // The release that kept the path `path_id`, if any.
   std::optional<LedgerEntry> release_with_path(const std::string& path_id) const;
+  std::optional<PathHistory> path_history(const std::string& path_id) const;
+
+  // A kept path file opened with generation `file` (`file_private`: the file says none of its
+  // answers was seeded), in one transaction: the path's release must be in the ledger and not
+  // Failed or Abandoned (PrivacyError), and the file must be the ledger's current generation, or
+  // its pending one (a save whose ledger update a crash interrupted: it becomes current; a pending
+  // generation the file does not have is dropped: those answers never left). A path released before
+  // ledger schema 4 has no history yet: the file's generation becomes its first. PrivacyError
+  // naming `file_name` otherwise: behind the ledger (an older copy or a restored backup: it would
+  // answer again, with new draws, points the path has already answered) or ahead of it (written
+  // without the ledger). Returns the history.
+  PathHistory open_path(const std::string& path_id, const PathGeneration& file, bool file_private,
+                        const std::string& file_name);
+  // A save of a kept path, in two durable steps around the file's atomic replacement:
+  // begin_path_save() notes `to` as pending (PrivacyError unless the ledger's current generation
+  // is `from`; `to_private` false marks the path non-private for ever), end_path_save() makes it
+  // current.
+  void begin_path_save(const std::string& path_id, const PathGeneration& from,
+                       const PathGeneration& to, bool to_private);
+  void end_path_save(const std::string& path_id, const PathGeneration& to);
 
   // Atomically: refuses records already released under another name (PrivacyError naming it)
   // unless overridden; fixes the dataset's budget and filter if it has none and `requested` is
@@ -154,6 +203,9 @@ class Ledger {
   void mark_published(long long id);
   // Reserved|Dispatched -> Abandoned, with the reason; its budget stays spent:
   void mark_abandoned(long long id, const std::string& reason);
+  // Published -> Failed (its outputs could not be written after the commit), with the reason; its
+  // budget stays spent:
+  void mark_failed(long long id, const std::string& reason);
   // The decision reserve() returned for release `id` (the dataset's filter, its spend before and
   // after `id`, the overlaps overridden), for a reservation resumed after a restart.
   LedgerDecision decision(long long id) const;

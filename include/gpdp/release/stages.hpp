@@ -30,6 +30,7 @@
 #include "gpdp/release/draw_task.hpp"
 #include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/input.hpp"
+#include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/ledger.hpp"
 #include "gpdp/release/request.hpp"
 #include "gpdp/release/snapping.hpp"
@@ -123,6 +124,8 @@ struct Certified {
   LedgerDecision decision;
   std::optional<privacy::AttackRisk> budget_risk;  // against the whole budget, if one is set
   std::string path_id;                             // non-empty with KeepPath
+  std::optional<KeptPath>
+      kept;  // with KeepPath: the path's state, as its history starts in the ledger
 };
 // Builds the certificate and records the release in the ledger in one durable transaction;
 // PrivacyError (nothing recorded) when it would exceed the budget.

@@ -1,14 +1,15 @@
 #pragma once
 // One kept path as `gpdp serve` answers it (docs/mathematics.md §1, lazy evaluation): opened once
 // at start with the same checks as `gpdp query` (the data file is the release's, byte for byte;
-// the ledger recorded the path), the posterior built once, then
+// release/open_path.hpp: the path's id locked, the file the ledger's generation), the posterior
+// built once, then
 //   * a query's points already answered return exactly their released value, new ones are drawn
 //     jointly and conditionally on every earlier answer;
 //   * a batch is atomic: all its points are answered, or none is and the path is unchanged;
-//   * the kept path file is rewritten durably (fsync, atomic rename) BEFORE the answer is
-//     returned, so a crash never loses an answer that left the server;
-//   * the path file is locked for the server's lifetime (release/path_lock.hpp): no `gpdp query`
-//     or second server updates it meanwhile;
+//   * the kept path file and its generation in the ledger are updated durably (OpenPath::save)
+//     BEFORE the answer is returned, so a crash never loses an answer that left the server;
+//   * the path's id is locked for the server's lifetime: no `gpdp query`, second server or second
+//     config entry answers with it meanwhile, under any file name;
 //   * queries to one path run one at a time (each conditions on the last); a query that waits
 //     longer than `wait` for its path is refused (503), and so is one that would take the path
 //     past its cap of points (503; points already answered are still served).
@@ -24,8 +25,7 @@
 #include "gpdp/domain.hpp"
 #include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/posterior.hpp"
-#include "gpdp/release/kept_path.hpp"
-#include "gpdp/release/path_lock.hpp"
+#include "gpdp/release/open_path.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/serve/config.hpp"
@@ -47,27 +47,26 @@ class ServedPath {
   // 400 for a point outside the declared domain, 503 when busy or full.
   PathAnswer answer(const Points& points, std::chrono::milliseconds wait);
 
-  const std::string& path_id() const { return state_.path_id; }
-  const std::vector<std::string>& names() const { return state_.names; }
-  int dim() const { return state_.dim(); }
-  const Box& domain() const { return *state_.input.domain; }
-  std::size_t paths() const { return state_.paths.size(); }
+  const std::string& path_id() const { return path_.state().path_id; }
+  const std::vector<std::string>& names() const { return path_.state().names; }
+  int dim() const { return path_.state().dim(); }
+  const Box& domain() const { return *path_.state().input.domain; }
+  std::size_t paths() const { return path_.state().paths.size(); }
   long points_answered() const { return answered_.load(); }
   std::size_t max_points() const { return max_points_; }
-  bool seeded() const { return seeded_; }
+  // The answers are private: the release's, every earlier one's and this server's generator.
+  bool is_private() const { return private_; }
 
  private:
   Points checked_model_points(const Points& points) const;
 
   std::string file_;
-  release::PathLock lock_;  // held while the server runs: no other process updates the path
-  release::PathKey key_;
-  release::KeptPath state_;
+  release::OpenPath path_;  // its id locked while the server runs
   std::optional<Posterior> posterior_;
   release::Granularity lattice_;
   std::optional<gis::GeoFrame> geo_;
   std::unique_ptr<Rng> rng_;
-  bool seeded_ = false;
+  bool private_ = true;
   std::size_t max_points_;
   std::atomic<long> answered_{0};
   std::timed_mutex mutex_;
