@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Load benchmark of `gpdp serve` on loopback (docs/serve.md reports its output).
 
-    python3 bench/serve_load.py [--cli build/gpdp] [--seconds 10] [--connections 16]
+    python3 bench/serve_load.py [--cli build/gpdp] [--seconds 10] [--connections 16,64]
 
 Makes a release of synthetic 2-D data (n = 200) on a 20 x 20 grid with its path kept (400
-answered points), serves it on 127.0.0.1 (a port the server picks, rate limit off), then runs
-wrk (Debian package), each run bounded by --seconds:
-  1. GET /v1/releases/{id}/certificate           --connections connections, 2 threads
-  2. POST .../query, 1 released grid node         --connections connections (no drawing)
+answered points), serves it on 127.0.0.1 (a port the server picks, rate limit, per-address
+connection cap and new-point quota off: one load generator is one address), then runs wrk
+(Debian package, keep-alive connections), each run bounded by --seconds:
+  1. GET /v1/releases/{id}/certificate           each --connections count, 2 threads
+  2. POST .../query, 1 released grid node         each --connections count (no drawing)
   3. POST .../query, 1 NEW random point           1 connection (queries to one path serialise)
-and then, with a plain sequential client, the latency of 1-point new queries as the number of
-points the path has answered grows (batches of new points are added between measurements).
-Only the standard library and wrk; the server is always killed at the end.
+then, for each --connections count, that many keep-alive clients (one thread each, a socket each)
+asking for the certificate back to back for --seconds: requests per client (min, median, max),
+so a starved client shows as min = 0; and, with a plain sequential client, the latency of 1-point
+new queries as the number of points the path has answered grows (batches of new points are added
+between measurements). Only the standard library and wrk; the server is always killed at the end.
+An older server that does not know the connection limits is run with the limits it knows.
 """
 
 import argparse
@@ -19,10 +23,12 @@ import json
 import pathlib
 import random
 import re
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -54,11 +60,18 @@ def make_release(cli, work):
                     "--delta", "1e-3", "--grid2d", "0:1:20,0:1:20", "--dataset", "bench", "--ledger", work / "l.sqlite",
                     "--keep-path", work / "p.gpdp", "--out", work / "out"],
                    check=True, capture_output=True)
+    write_config(work, legacy=False)
+
+
+def write_config(work, legacy):
+    limits = {"rate_per_second": 0, "max_points_per_path": 100000,
+              "max_points_per_request": 1000, "max_body_bytes": 1 << 20,
+              "query_wait_s": 600, "threads": 16}
+    if not legacy:
+        limits.update({"max_connections_per_address": 1024, "new_points_per_client": 0})
     (work / "serve.json").write_text(json.dumps({
         "releases": [{"id": "bench", "release_dir": "out", "path": "p.gpdp", "data": "d.csv"}],
-        "limits": {"rate_per_second": 0, "max_points_per_path": 100000,
-                   "max_points_per_request": 1000, "max_body_bytes": 1 << 20,
-                   "query_wait_s": 600, "threads": 16}}))
+        "limits": limits}))
 
 
 def known_node(work):
@@ -67,7 +80,7 @@ def known_node(work):
     return tuple(rows[len(rows) // 2].split(",")[:2])
 
 
-def start_server(cli, work):
+def start_server(cli, work, legacy=False):
     err = open(work / "serve.err", "w")
     server = subprocess.Popen([cli, "serve", "--config", work / "serve.json",
                                "--listen", "127.0.0.1:0"],
@@ -79,7 +92,11 @@ def start_server(cli, work):
             return server, f"http://127.0.0.1:{found.group(1)}"
         time.sleep(0.05)
     server.kill()
-    sys.exit(f"gpdp serve did not start: {(work / 'serve.err').read_text()}")
+    err = (work / "serve.err").read_text()
+    if "unknown key" in err and not legacy:
+        write_config(work, legacy=True)  # a server from before the connection limits
+        return start_server(cli, work, legacy=True)
+    sys.exit(f"gpdp serve did not start: {err}")
 
 
 def wrk(url, seconds, connections, threads, script=None, work=None):
@@ -112,6 +129,55 @@ def answered(base):
         return json.load(r)[0]["points_answered"]
 
 
+def keep_alive_clients(base, clients, seconds):
+    """Requests answered per client: `clients` keep-alive sockets asking back to back."""
+    host, port = base.split("//")[1].split(":")
+    request = (f"GET /v1/releases/bench/certificate HTTP/1.1\r\nHost: {host}\r\n\r\n").encode()
+    counts = [0] * clients
+    end = time.monotonic() + seconds
+
+    def one_connection(i):
+        """Requests on one connection until the deadline or the server closes it."""
+        try:
+            s = socket.create_connection((host, int(port)), timeout=seconds + 5)
+        except OSError:
+            return False
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        pending = b""
+        with s:
+            while time.monotonic() < end:
+                s.sendall(request)
+                while True:
+                    head = pending.find(b"\r\n\r\n")
+                    if head >= 0:
+                        length = int(re.search(rb"Content-Length: (\d+)", pending[:head], re.I)
+                                     .group(1))
+                        if len(pending) >= head + 4 + length:
+                            pending = pending[head + 4 + length:]
+                            break
+                    try:
+                        chunk = s.recv(65536)
+                    except OSError:
+                        return True
+                    if not chunk:
+                        return True
+                    pending += chunk
+                counts[i] += 1
+        return True
+
+    def client(i):
+        # A client whose connection the server closed (max_requests_per_connection) reconnects.
+        while time.monotonic() < end and one_connection(i):
+            pass
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 30)
+    return counts
+
+
 def growth(base, levels, rng):
     rows = []
     for level in levels:
@@ -131,7 +197,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cli", default=str(REPO / "build" / "gpdp"))
     p.add_argument("--seconds", type=int, default=10)
-    p.add_argument("--connections", type=int, default=16)
+    p.add_argument("--connections", default="16,64")
     p.add_argument("--levels", default="400,800,1200,1600,2000")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -139,21 +205,29 @@ def main():
         make_release(a.cli, work)
         server, base = start_server(a.cli, work)
         try:
-            runs = [
-                ("GET certificate", wrk(base + "/v1/releases/bench/certificate", a.seconds,
-                                        a.connections, 2)),
-                ("POST query, 1 released node", wrk(base + "/v1/releases/bench/query",
-                                                    a.seconds, a.connections, 2,
-                                                    WRK_KNOWN_POINT % known_node(work), work)),
-                ("POST query, 1 new point", wrk(base + "/v1/releases/bench/query", a.seconds,
-                                                1, 1, WRK_NEW_POINT, work)),
-            ]
-            print(f"| request | connections | requests | req/s | p50 | p99 | non-2xx |")
+            conns = [int(c) for c in a.connections.split(",")]
+            runs = []
+            for c in conns:
+                runs.append(("GET certificate", c, wrk(
+                    base + "/v1/releases/bench/certificate", a.seconds, c, 2)))
+                runs.append(("POST query, 1 released node", c, wrk(
+                    base + "/v1/releases/bench/query", a.seconds, c, 2,
+                    WRK_KNOWN_POINT % known_node(work), work)))
+            runs.append(("POST query, 1 new point", 1, wrk(
+                base + "/v1/releases/bench/query", a.seconds, 1, 1, WRK_NEW_POINT, work)))
+            print("| request | connections | requests | req/s | p50 | p99 | non-2xx |")
             print("|---|---|---|---|---|---|---|")
-            for name, r in runs:
-                conns = 1 if "new point" in name else a.connections
-                print(f"| {name} | {conns} | {r['requests']} | {r['rps']:.0f} | {r['p50']} | "
+            for name, c, r in runs:
+                print(f"| {name} | {c} | {r['requests']} | {r['rps']:.0f} | {r['p50']} | "
                       f"{r['p99']} | {r['non2xx']} |")
+            print()
+            print("| keep-alive clients | seconds | requests answered per client: min | median | "
+                  "max |")
+            print("|---|---|---|---|---|")
+            for c in conns:
+                counts = keep_alive_clients(base, c, a.seconds)
+                print(f"| {c} | {a.seconds} | {min(counts)} | {statistics.median(counts):.0f} | "
+                      f"{max(counts)} |")
             print()
             print("| points answered | median latency of a 1-point new query |")
             print("|---|---|")

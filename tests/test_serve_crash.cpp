@@ -45,7 +45,8 @@ TEST(ServeCrash, KillNineDuringQueriesLosesNoAnswer) {
   write_text(data, serve_test_data(30, 9));
   const auto release = make_served_release(dir, "c", data, "--grid2d 0:1:6,0:1:6");
   const std::string config =
-      write_serve_config(dir, {release_entry(release)}, R"({"rate_per_second": 0, "threads": 4})");
+      write_serve_config(dir, {release_entry(release)},
+                         R"({"rate_per_second": 0, "threads": 4, "new_points_per_client": 0})");
   std::mt19937_64 gen(77);  // kill times: fixed seed
   std::uniform_real_distribution<double> when(0.0, 0.3);
   Answers answers;

@@ -56,7 +56,8 @@ TEST(ServePathIdentity, LinksCopiesAndSecondEntriesCannotAnswerWhileThePathIsOpe
   fs::create_symlink(k.a.path, k.dir.file("link.gpdp"));
   fs::create_hard_link(k.a.path, k.dir.file("hard.gpdp"));
   fs::copy_file(k.a.path, k.dir.file("copy.gpdp"));
-  ServerProcess server(write_serve_config(k.dir, {release_entry(k.a)}, R"({"rate_per_second": 0})"));
+  ServerProcess server(
+      write_serve_config(k.dir, {release_entry(k.a)}, R"({"rate_per_second": 0})"));
   ASSERT_TRUE(server.running()) << server.stderr_text();
   for (const char* name : {"link.gpdp", "hard.gpdp", "copy.gpdp"})
     expect_refused(k.query(k.dir.file(name), 0.123, 0.456), "is open elsewhere");
@@ -69,8 +70,7 @@ TEST(ServePathIdentity, LinksCopiesAndSecondEntriesCannotAnswerWhileThePathIsOpe
       write_serve_config(k.dir, {release_entry(k.a), release_entry(twin)}, "{}", "both.json"));
   EXPECT_FALSE(both.running());
   EXPECT_EQ(both.exit_code(), 2);
-  EXPECT_NE(both.stderr_text().find("is open elsewhere"), std::string::npos)
-      << both.stderr_text();
+  EXPECT_NE(both.stderr_text().find("is open elsewhere"), std::string::npos) << both.stderr_text();
 }
 
 TEST(ServePathIdentity, RestoredBackupsAndCopiesAnsweredElsewhereAreRefused) {
@@ -89,8 +89,7 @@ TEST(ServePathIdentity, RestoredBackupsAndCopiesAnsweredElsewhereAreRefused) {
   EXPECT_NE(restored.err.find("restored backup"), std::string::npos) << restored.err;
   // A copy answered against a copy of the ledger has a history the ledger never saw.
   fs::copy_file(k.dir.file("backup.gpdp"), k.a.path, fs::copy_options::overwrite_existing);
-  const auto elsewhere =
-      k.query(k.a.path, 0.9, 0.1, "--ledger " + k.dir.file("other-l.sqlite"));
+  const auto elsewhere = k.query(k.a.path, 0.9, 0.1, "--ledger " + k.dir.file("other-l.sqlite"));
   ASSERT_EQ(elsewhere.exit_code, 0) << elsewhere.err;
   expect_refused(k.query(k.a.path, 0.123, 0.456), "written without the ledger");
 }
@@ -131,7 +130,8 @@ TEST(ServePathIdentity, SeededAnswersMarkThePathNotPrivateForEver) {
   ASSERT_TRUE(history.has_value());
   EXPECT_FALSE(history->is_private);
   // Served later by a server without a seed: still not private, in the list and in answers.
-  ServerProcess server(write_serve_config(k.dir, {release_entry(k.a)}, R"({"rate_per_second": 0})"));
+  ServerProcess server(
+      write_serve_config(k.dir, {release_entry(k.a)}, R"({"rate_per_second": 0})"));
   ASSERT_TRUE(server.running()) << server.stderr_text();
   EXPECT_FALSE(json::parse(server.get("/v1/releases").body)[0]["private"].get<bool>());
   const auto answer = server.post("/v1/releases/a/query", R"({"points": [[0.5, 0.5]]})");

@@ -46,17 +46,20 @@ OpenPath::OpenPath(const std::string& file, PathKey key, const std::string& ledg
   // Read again under the lock: another process may have saved in between.
   if (const std::string now = io::read_file(target_); now != bytes) {
     state_ = load_kept_path_bytes(now, file_, key_);
-    require(state_.path_id == id, fmt::format("{}: replaced by another path while opening it",
-                                              file_));
+    require(state_.path_id == id,
+            fmt::format("{}: replaced by another path while opening it", file_));
   }
   generation_ = path_generation(state_);
-  Ledger ledger = Ledger::open_existing(ledger_);
+  require(fs::exists(ledger_),
+          fmt::format("ledger {}: no such file (the ledger of {})", ledger_, file_));
+  ledger_db_.emplace(ledger_);  // kept open: every save updates it
+  Ledger& ledger = *ledger_db_;
   const auto release = ledger.release_with_path(state_.path_id);
   // Files written before the file said so: a seeded release's path is not private.
   const bool seeded_release =
       release && release->parameters.value("rng", "").find("NOT PRIVATE") != std::string::npos;
-  const PathHistory h =
-      ledger.open_path(state_.path_id, generation_, state_.private_answers && !seeded_release, file_);
+  const PathHistory h = ledger.open_path(state_.path_id, generation_,
+                                         state_.private_answers && !seeded_release, file_);
   if (seeded && h.is_private) {
     throw PrivacyError(fmt::format(
         "{}: the path of a private release refuses answers drawn with a seeded generator "
@@ -72,11 +75,10 @@ void OpenPath::save(KeptPath next) {
   next.private_answers = state_.private_answers && !seeded_;
   const PathGeneration to = path_generation(next);
   if (to == generation_ && next.private_answers == state_.private_answers) return;
-  Ledger ledger = Ledger::open_existing(ledger_);
-  ledger.begin_path_save(state_.path_id, generation_, to, next.private_answers);
+  ledger_db_->begin_path_save(state_.path_id, generation_, to, next.private_answers);
   sweep_stale_temporaries(target_);
   save_kept_path(target_, next, key_);
-  ledger.end_path_save(state_.path_id, to);
+  ledger_db_->end_path_save(state_.path_id, to);
   state_ = std::move(next);
   generation_ = to;
 }

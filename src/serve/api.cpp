@@ -26,7 +26,7 @@ std::unique_ptr<ServedRelease> open_release(const ReleaseConfig& c, const Limits
   r->id = c.id;
   try {
     r->folder = ReleaseFolder::load(c.release_dir);
-    r->path = std::make_unique<ServedPath>(c, limits.max_points_per_path);
+    r->path = std::make_unique<ServedPath>(c, limits);
   } catch (const Error& e) {
     throw InputError(fmt::format("release '{}': {}", c.id, e.what()));
   }
@@ -138,10 +138,10 @@ Points Api::parse_points(const std::string& body, const ServedPath& path) const 
   return xs;
 }
 
-ApiResponse Api::query(const std::string& id, const std::string& body) {
+ApiResponse Api::query(const std::string& id, const std::string& body, const std::string& client) {
   ServedRelease& r = release(id);
   const Points xs = parse_points(body, *r.path);
-  const PathAnswer a = r.path->answer(xs, std::chrono::seconds(limits_.query_wait_s));
+  const PathAnswer a = r.path->answer(xs, std::chrono::seconds(limits_.query_wait_s), client);
   ++r.queries;
   auto column = [](const Eigen::MatrixXd& m, Eigen::Index c) {
     return std::vector<double>(m.col(c).begin(), m.col(c).end());
@@ -186,6 +186,8 @@ ApiResponse Api::admin_status(const std::string& authorization) const {
                          {{"max_body_bytes", limits_.max_body_bytes},
                           {"max_points_per_request", limits_.max_points_per_request},
                           {"max_points_per_path", limits_.max_points_per_path},
+                          {"new_points_per_client", limits_.new_points_per_client},
+                          {"new_points_window_s", limits_.new_points_window_s},
                           {"rate_per_second", limits_.rate_per_second},
                           {"rate_burst", limits_.rate_burst}}}});
 }

@@ -62,9 +62,11 @@ long integer_at(const json& obj, const std::string& key, const std::string& wher
 
 Limits parse_limits(const json& j, const std::string& where) {
   known_keys(j,
-             {"max_body_bytes", "max_points_per_request", "max_points_per_path", "rate_per_second",
-              "rate_burst", "read_timeout_s", "write_timeout_s", "keep_alive_timeout_s",
-              "query_wait_s", "threads"},
+             {"max_body_bytes", "max_points_per_request", "max_points_per_path",
+              "new_points_per_client", "new_points_window_s", "rate_per_second", "rate_burst",
+              "read_timeout_s", "write_timeout_s", "keep_alive_timeout_s",
+              "max_requests_per_connection", "max_header_bytes", "max_headers", "max_connections",
+              "max_connections_per_address", "query_wait_s", "threads", "max_queued_queries"},
              where);
   Limits l;
   auto size = [&](const char* key, std::size_t& out, long lo, long hi) {
@@ -84,6 +86,14 @@ Limits parse_limits(const json& j, const std::string& where) {
   integer("keep_alive_timeout_s", l.keep_alive_timeout_s, 1, 3600);
   integer("query_wait_s", l.query_wait_s, 1, 3600);
   integer("threads", l.threads, 1, 1024);
+  size("new_points_per_client", l.new_points_per_client, 0, 10000000);
+  integer("new_points_window_s", l.new_points_window_s, 1, 30 * 86400);
+  size("max_requests_per_connection", l.max_requests_per_connection, 1, 1000000);
+  size("max_header_bytes", l.max_header_bytes, 1024, 1L << 20);
+  size("max_headers", l.max_headers, 8, 10000);
+  size("max_connections", l.max_connections, 1, 100000);
+  size("max_connections_per_address", l.max_connections_per_address, 1, 100000);
+  size("max_queued_queries", l.max_queued_queries, 1, 100000);
   return l;
 }
 

@@ -7,7 +7,8 @@ namespace gpdp::serve {
 RateLimiter::RateLimiter(double rate_per_second, double burst)
     : rate_(rate_per_second), burst_(std::max(burst, 1.0)) {}
 
-bool RateLimiter::allow(const std::string& client, Clock::time_point now, double* retry_after_s) {
+bool RateLimiter::allow(const std::string& client, Clock::time_point now, double* retry_after_s,
+                        double cost) {
   if (rate_ <= 0) return true;
   std::lock_guard lock(mutex_);
   forget_full_buckets(now);
@@ -18,12 +19,19 @@ bool RateLimiter::allow(const std::string& client, Clock::time_point now, double
     b.tokens = std::min(burst_, b.tokens + std::max(elapsed, 0.0) * rate_);
     b.last = now;
   }
-  if (b.tokens >= 1.0) {
-    b.tokens -= 1.0;
+  if (b.tokens >= cost) {
+    b.tokens -= cost;
     return true;
   }
-  if (retry_after_s != nullptr) *retry_after_s = (1.0 - b.tokens) / rate_;
+  if (retry_after_s != nullptr) *retry_after_s = (cost - b.tokens) / rate_;
   return false;
+}
+
+void RateLimiter::refund(const std::string& client, double cost) {
+  if (rate_ <= 0) return;
+  std::lock_guard lock(mutex_);
+  const auto it = buckets_.find(client);
+  if (it != buckets_.end()) it->second.tokens = std::min(burst_, it->second.tokens + cost);
 }
 
 std::size_t RateLimiter::clients() const {

@@ -44,6 +44,7 @@ class OpenPath {
   std::string target_;  // the file itself, symlinks followed
   PathKey key_;
   std::string ledger_;
+  std::optional<Ledger> ledger_db_;
   bool seeded_ = false;
   KeptPath state_;
   PathGeneration generation_;

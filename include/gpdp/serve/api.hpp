@@ -56,7 +56,8 @@ class Api {
   ApiResponse releases() const;
   ApiResponse certificate(const std::string& id) const;
   ApiResponse file(const std::string& id, const std::string& name) const;
-  ApiResponse query(const std::string& id, const std::string& body);
+  // `client`: the address the quota of new points is counted for (ServedPath::answer).
+  ApiResponse query(const std::string& id, const std::string& body, const std::string& client);
   ApiResponse admin_status(const std::string& authorization) const;
   ApiResponse page() const;
 

@@ -41,14 +41,26 @@ struct Limits {
   // Cap on the points a kept path may hold (its release's own points included): the state, the
   // path file and the O(k³) conditioning of a dense path grow with it (docs/serve.md).
   std::size_t max_points_per_path = 2000;
+  // New points one client address may add to one path: a token bucket of this many points,
+  // refilled over new_points_window_s (0 = no quota). Points already answered never count.
+  std::size_t new_points_per_client = 100;
+  int new_points_window_s = 3600;
   double rate_per_second = 10.0;  // per client address, token bucket; 0 = no rate limit
   double rate_burst = 20.0;
+  // Whole-request deadline: the request line, headers and body must arrive within this many
+  // seconds of its first byte (a client trickling bytes gains nothing).
   int read_timeout_s = 5;
-  int write_timeout_s = 5;
-  int keep_alive_timeout_s = 5;
+  int write_timeout_s = 5;       // the whole response must be taken within this
+  int keep_alive_timeout_s = 5;  // idle wait for the next request on a connection
+  std::size_t max_requests_per_connection = 1000;
+  std::size_t max_header_bytes = 16 * 1024;      // request line and headers together (431)
+  std::size_t max_headers = 64;                  // header fields (431)
+  std::size_t max_connections = 512;             // open connections in all (503 past it)
+  std::size_t max_connections_per_address = 32;  // per client address (429 past it)
   // How long a query waits for its path (queries to one path run one at a time) before 503.
   int query_wait_s = 10;
-  int threads = 8;
+  int threads = 8;                      // workers that answer queries
+  std::size_t max_queued_queries = 64;  // queries waiting for a worker (503 past it)
 };
 
 struct ServeConfig {

@@ -12,13 +12,17 @@
 //     config entry answers with it meanwhile, under any file name;
 //   * queries to one path run one at a time (each conditions on the last); a query that waits
 //     longer than `wait` for its path is refused (503), and so is one that would take the path
-//     past its cap of points (503; points already answered are still served).
+//     past its cap of points (503; points already answered are still served);
+//   * each client address may add at most limits.new_points_per_client new points per
+//     limits.new_points_window_s (a token bucket, one token per new point; 429 past it), so one
+//     client cannot use up the path's cap for everyone. Answered points never count.
 #include <Eigen/Core>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +33,7 @@
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/serve/config.hpp"
+#include "gpdp/serve/rate_limiter.hpp"
 
 namespace gpdp::serve {
 
@@ -41,11 +46,13 @@ struct PathAnswer {
 class ServedPath {
  public:
   // InputError / PrivacyError naming the file at fault when a check fails.
-  ServedPath(const ReleaseConfig& config, std::size_t max_points);
+  ServedPath(const ReleaseConfig& config, const Limits& limits);
 
-  // Points in the release's declared coordinates (those of draws.csv), one row each. HttpError
-  // 400 for a point outside the declared domain, 503 when busy or full.
-  PathAnswer answer(const Points& points, std::chrono::milliseconds wait);
+  // Points in the release's declared coordinates (those of draws.csv), one row each, asked by
+  // `client`. HttpError 400 for a point outside the declared domain, 429 past the client's quota
+  // of new points, 503 when busy or full.
+  PathAnswer answer(const Points& points, std::chrono::milliseconds wait,
+                    const std::string& client = "");
 
   const std::string& path_id() const { return path_.state().path_id; }
   const std::vector<std::string>& names() const { return path_.state().names; }
@@ -59,6 +66,8 @@ class ServedPath {
 
  private:
   Points checked_model_points(const Points& points) const;
+  static std::vector<double> key(const Points& model_points, Eigen::Index row);
+  void remember(const Points& model_points);
 
   std::string file_;
   release::OpenPath path_;  // its id locked while the server runs
@@ -68,6 +77,9 @@ class ServedPath {
   std::unique_ptr<Rng> rng_;
   bool private_ = true;
   std::size_t max_points_;
+  RateLimiter quota_;  // new points per client address
+  std::size_t quota_points_;
+  std::set<std::vector<double>> answered_points_;  // model coordinates, as SamplePath keys them
   std::atomic<long> answered_{0};
   std::timed_mutex mutex_;
 };

@@ -1,8 +1,11 @@
 #pragma once
-// `gpdp serve`: the API of api.hpp over HTTP/1.1 with cpp-httplib (docs/serve.md says why this
-// library): a fixed pool of worker threads, request bodies capped at limits.max_body_bytes (413),
-// read/write/keep-alive timeouts, a per-client token bucket (429), one log line per request.
-// Plain HTTP: TLS is left to a reverse proxy in front (docs/serve.md).
+// `gpdp serve`: the API of api.hpp over HTTP/1.1, event-driven (Boost.Beast on Boost.Asio;
+// docs/serve.md says why): one I/O thread owns every connection and answers what is served from
+// memory; queries are drawn by a pool of worker threads, which never wait on a socket. Limits
+// (config.hpp): whole-request, idle and response deadlines, connections per client address and in
+// all, header bytes and fields, body bytes (413 before reading), a per-client token bucket (429);
+// TCP_NODELAY; strict framing (405, one Content-Length); one log line per request. Plain HTTP:
+// TLS is left to a reverse proxy in front (docs/serve.md).
 #include <cstdio>
 #include <memory>
 

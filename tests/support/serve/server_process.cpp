@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -16,7 +17,10 @@
 
 #include "support/paths.hpp"
 // clang-format off
-#include <httplib.h>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 // clang-format on
 
 namespace gpdp::test {
@@ -42,24 +46,86 @@ bool response_complete(const std::string& reply) {
 
 }  // namespace
 
+namespace {
+
+HttpResult request_from(const std::string& source, int port, const std::string& method,
+                        const std::string& path, const std::string& body,
+                        const std::map<std::string, std::string>& headers,
+                        std::chrono::seconds timeout) {
+  namespace beast = boost::beast;
+  namespace http = beast::http;
+  namespace net = boost::asio;
+  HttpResult out;
+  try {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.socket().open(net::ip::tcp::v4());
+    stream.socket().bind({net::ip::make_address(source), 0});
+    stream.expires_after(timeout);  // connecting, writing and reading together
+    stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"),
+                                          static_cast<unsigned short>(port)));
+    http::request<http::string_body> req(http::string_to_verb(method), path, 11);
+    req.set(http::field::host, fmt::format("127.0.0.1:{}", port));
+    for (const auto& [k, v] : headers) req.set(k, v);
+    if (!body.empty() || method == "POST") {
+      if (!headers.count("Content-Type")) req.set(http::field::content_type, "text/plain");
+      req.body() = body;
+      req.prepare_payload();
+    }
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(64 << 20);
+    http::read(stream, buffer, parser);
+    const auto& res = parser.get();
+    out.status = static_cast<int>(res.result_int());
+    out.body = res.body();
+    for (const auto& field : res)
+      out.headers[std::string(field.name_string())] = std::string(field.value());
+  } catch (const std::exception&) {
+    return {};  // no response: refused, reset or timed out
+  }
+  return out;
+}
+
+}  // namespace
+
 HttpResult http_request(int port, const std::string& method, const std::string& path,
                         const std::string& body, const std::map<std::string, std::string>& headers,
                         std::chrono::seconds timeout) {
-  httplib::Client client("127.0.0.1", port);
-  client.set_connection_timeout(timeout);
-  client.set_read_timeout(timeout);
-  client.set_write_timeout(timeout);
-  httplib::Headers h(headers.begin(), headers.end());
-  const auto type = headers.count("Content-Type") ? headers.at("Content-Type") : "text/plain";
-  httplib::Result r = method == "GET"    ? client.Get(path, h)
-                      : method == "POST" ? client.Post(path, h, body, type)
-                                         : client.Delete(path, h);
-  HttpResult out;
-  if (!r) return out;
-  out.status = r->status;
-  out.body = r->body;
-  for (const auto& [k, v] : r->headers) out.headers[k] = v;
-  return out;
+  return request_from("127.0.0.1", port, method, path, body, headers, timeout);
+}
+
+HttpResult http_request_from(const std::string& source, int port, const std::string& method,
+                             const std::string& path, const std::string& body,
+                             std::chrono::seconds timeout) {
+  return request_from(
+      source, port, method, path, body,
+      body.empty() ? std::map<std::string, std::string>{}
+                   : std::map<std::string, std::string>{{"Content-Type", "application/json"}},
+      timeout);
+}
+
+int connect_from(const std::string& source, int port, std::chrono::milliseconds timeout) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  timeval tv{static_cast<time_t>(timeout.count() / 1000),
+             static_cast<suseconds_t>(timeout.count() % 1000 * 1000)};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  ::inet_pton(AF_INET, source.c_str(), &local.sin_addr);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof(local)) != 0 ||
+      ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
 }
 
 std::string raw_request(int port, const std::string& bytes, std::chrono::seconds timeout) {
@@ -163,5 +229,12 @@ std::string ServerProcess::stdout_text_with(const std::string& needle,
   return text;
 }
 std::string ServerProcess::stderr_text() const { return read_text(err_); }
+
+long ServerProcess::resident_bytes() const {
+  const std::string status = read_text(fmt::format("/proc/{}/status", pid_));
+  const std::regex rss(R"(VmRSS:\s+([0-9]+) kB)");
+  std::smatch m;
+  return std::regex_search(status, m, rss) ? std::stol(m[1].str()) * 1024 : 0;
+}
 
 }  // namespace gpdp::test

@@ -1,7 +1,7 @@
 #pragma once
 // Test support for `gpdp serve`: a server process on 127.0.0.1 (any free port, chosen by the
 // server itself) that is always killed when the object dies, and a small HTTP client. Every wait
-// is bounded. Tests never include httplib.h themselves (see src/serve/server.cpp for why).
+// is bounded.
 #include <sys/types.h>
 
 #include <chrono>
@@ -22,6 +22,15 @@ HttpResult http_request(int port, const std::string& method, const std::string& 
                         const std::string& body = "",
                         const std::map<std::string, std::string>& headers = {},
                         std::chrono::seconds timeout = std::chrono::seconds(30));
+// The same from the client address `source` (an address of the loopback range, e.g. 127.0.0.2:
+// another client as far as the server can tell).
+HttpResult http_request_from(const std::string& source, int port, const std::string& method,
+                             const std::string& path, const std::string& body = "",
+                             std::chrono::seconds timeout = std::chrono::seconds(30));
+// A connected TCP socket to 127.0.0.1:port from `source` (-1 if it could not connect); the caller
+// closes it. Receive timeout `timeout`.
+int connect_from(const std::string& source, int port,
+                 std::chrono::milliseconds timeout = std::chrono::seconds(10));
 // Sends `bytes` verbatim on a fresh connection and returns what came back before the server
 // closed it or `timeout` passed (for malformed requests).
 std::string raw_request(int port, const std::string& bytes,
@@ -37,6 +46,9 @@ class ServerProcess {
   ServerProcess& operator=(const ServerProcess&) = delete;
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  // The server's resident memory (VmRSS) in bytes, 0 if it cannot be read.
+  long resident_bytes() const;
   bool running() const { return port_ > 0 && exit_code_ == kRunning; }
   HttpResult get(const std::string& path) const { return http_request(port_, "GET", path); }
   HttpResult post(const std::string& path, const std::string& body) const {
