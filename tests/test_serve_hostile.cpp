@@ -113,7 +113,8 @@ TEST(ServeHostile, IdleSocketsOfOneAddressAreCappedAndDelayNoOneElse) {
     if (fd < 0) continue;
     char buf[512];
     const ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
-    refused += n > 0 && std::string(buf, static_cast<std::size_t>(n)).find(" 429 ") != std::string::npos;
+    refused +=
+        n > 0 && std::string(buf, static_cast<std::size_t>(n)).find(" 429 ") != std::string::npos;
   }
   // The refusals are written at accept; give the last ones a moment to arrive.
   std::this_thread::sleep_for(300ms);
@@ -121,7 +122,8 @@ TEST(ServeHostile, IdleSocketsOfOneAddressAreCappedAndDelayNoOneElse) {
     if (fd < 0) continue;
     char buf[512];
     const ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
-    refused += n > 0 && std::string(buf, static_cast<std::size_t>(n)).find(" 429 ") != std::string::npos;
+    refused +=
+        n > 0 && std::string(buf, static_cast<std::size_t>(n)).find(" 429 ") != std::string::npos;
   }
   EXPECT_EQ(refused, 68);
   const auto t = Clock::now();
@@ -206,8 +208,7 @@ TEST(ServeHostile, HeaderFloodIsRefusedAtABoundedCost) {
   for (auto& t : clients) t.join();
   for (const auto& r : replies) EXPECT_EQ(r.rfind("HTTP/1.1 431", 0), 0u) << r.substr(0, 100);
   const long after = server.resident_bytes();
-  EXPECT_LT(after - before, 32L << 20) << "resident memory grew from " << before << " to "
-                                       << after;
+  EXPECT_LT(after - before, 32L << 20) << "resident memory grew from " << before << " to " << after;
   EXPECT_EQ(server.get("/v1/health").status, 200);
   // The count of header fields is capped too, well below the byte cap.
   std::string many = "GET /v1/health HTTP/1.1\r\nHost: x\r\n";
