@@ -59,59 +59,108 @@ std::string to_string(SamplerMethod method) {
   return "?";
 }
 
-Draws sample(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
-             const SampleOptions& options) {
-  check_common(posterior, xs, draws, options);
+PreparedSampler::PreparedSampler(const Posterior& posterior, const Points& xs,
+                                 const SampleOptions& options)
+    : prepared_(posterior), xs_(xs), eta_(options.eta) {
+  check_common(posterior, xs, 1, options);
   switch (options.method) {
     case SamplerMethod::Auto:
-      if (markov_applicable(posterior))
-        return sample_markov(posterior, xs, draws, rng, options.eta);
-      return sample_dense(posterior, xs, draws, rng, options.eta);
+      method_ = markov_applicable(posterior) ? SamplerMethod::Markov : SamplerMethod::Dense;
+      break;
     case SamplerMethod::Dense:
-      return sample_dense(posterior, xs, draws, rng, options.eta);
+      method_ = SamplerMethod::Dense;
+      break;
     case SamplerMethod::Markov:
       check_markov(posterior);
-      return sample_markov(posterior, xs, draws, rng, options.eta);
+      method_ = SamplerMethod::Markov;
+      break;
     case SamplerMethod::Pathwise:
       throw ParameterError({"sampler"},
                            "sampler pathwise needs the points of a whole regular grid (no mask), "
                            "not a list of points");
   }
-  throw InputError("unknown sampling method");
+  if (method_ == SamplerMethod::Dense)
+    dense_ = std::make_unique<DenseSampler>(posterior, xs_, eta_);
 }
 
-Draws sample(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
-             const SampleOptions& options) {
-  const Points xs = grid.points();
-  check_common(posterior, xs, draws, options);
+PreparedSampler::PreparedSampler(const Posterior& posterior, const Grid& grid,
+                                 const SampleOptions& options)
+    : prepared_(posterior), xs_(grid.points()), grid_(grid), eta_(options.eta) {
+  check_common(posterior, xs_, 1, options);
   switch (options.method) {
-    case SamplerMethod::Auto: {
-      if (markov_applicable(posterior))
-        return sample_markov(posterior, xs, draws, rng, options.eta);
-      std::string why_not;
-      if (grid.size() >= kPathwiseAutoMinPoints) {
-        why_not = pathwise_unavailable_reason(posterior, grid, options.eta);
-        if (why_not.empty()) return sample_pathwise(posterior, grid, draws, rng, options.eta);
+    case SamplerMethod::Auto:
+      if (markov_applicable(posterior)) {
+        method_ = SamplerMethod::Markov;
+        break;
       }
-      Draws d = sample_dense(posterior, xs, draws, rng, options.eta);
-      if (!why_not.empty()) d.detail += fmt::format(" (pathwise not used: {})", why_not);
-      return d;
-    }
+      method_ = SamplerMethod::Dense;
+      if (grid.size() >= kPathwiseAutoMinPoints) {
+        why_not_pathwise_ = pathwise_unavailable_reason(posterior, grid, eta_);
+        if (why_not_pathwise_.empty()) method_ = SamplerMethod::Pathwise;
+      }
+      break;
     case SamplerMethod::Dense:
-      return sample_dense(posterior, xs, draws, rng, options.eta);
+      method_ = SamplerMethod::Dense;
+      break;
     case SamplerMethod::Markov:
       check_markov(posterior);
-      return sample_markov(posterior, xs, draws, rng, options.eta);
+      method_ = SamplerMethod::Markov;
+      break;
     case SamplerMethod::Pathwise: {
-      const std::string why_not = pathwise_unavailable_reason(posterior, grid, options.eta);
+      const std::string why_not = pathwise_unavailable_reason(posterior, grid, eta_);
       if (!why_not.empty()) {
         throw ParameterError({"sampler"},
                              fmt::format("sampler pathwise cannot draw exactly here: {}", why_not));
       }
-      return sample_pathwise(posterior, grid, draws, rng, options.eta);
+      method_ = SamplerMethod::Pathwise;
+      break;
     }
   }
-  throw InputError("unknown sampling method");
+  if (method_ == SamplerMethod::Dense)
+    dense_ = std::make_unique<DenseSampler>(posterior, xs_, eta_);
+}
+
+PreparedSampler::PreparedSampler(PreparedSampler&&) noexcept = default;
+PreparedSampler::~PreparedSampler() = default;
+
+void PreparedSampler::check_same_covariance(const Posterior& p) const {
+  const Posterior& q = prepared_;
+  const bool same = p.kernel().name() == q.kernel().name() &&
+                    p.kernel().lengthscale() == q.kernel().lengthscale() && p.r() == q.r() &&
+                    p.sigma() == q.sigma() && p.X().rows() == q.X().rows() &&
+                    p.X().cols() == q.X().cols() && p.X() == q.X();
+  require(same,
+          "prepared sampler: a draw needs the posterior it was prepared for, or one with the same "
+          "kernel, covariates and θ (other responses)");
+}
+
+Draws PreparedSampler::draw(const Posterior& posterior, int draws, Rng& rng) const {
+  require(draws >= 1, fmt::format("the number of draws must be ≥ 1, got {}", draws));
+  check_same_covariance(posterior);
+  switch (method_) {
+    case SamplerMethod::Markov:
+      return sample_markov(posterior, xs_, draws, rng, eta_);
+    case SamplerMethod::Pathwise:
+      return sample_pathwise(posterior, *grid_, draws, rng, eta_);
+    default: {
+      Draws d = dense_->draw(posterior, draws, rng);
+      if (!why_not_pathwise_.empty())
+        d.detail += fmt::format(" (pathwise not used: {})", why_not_pathwise_);
+      return d;
+    }
+  }
+}
+
+Draws sample(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
+             const SampleOptions& options) {
+  check_common(posterior, xs, draws, options);
+  return PreparedSampler(posterior, xs, options).draw(posterior, draws, rng);
+}
+
+Draws sample(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
+             const SampleOptions& options) {
+  check_common(posterior, grid.points(), draws, options);
+  return PreparedSampler(posterior, grid, options).draw(posterior, draws, rng);
 }
 
 }  // namespace gpdp

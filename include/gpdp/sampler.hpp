@@ -3,6 +3,8 @@
 // Every method produces the same distribution (up to floating point); Auto picks the fastest
 // exact one and Draws::method says which ran. The samplers know nothing about privacy.
 #include <Eigen/Core>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "gpdp/grid.hpp"
@@ -38,5 +40,34 @@ Draws sample(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
 // On a regular grid (point order as Grid::points()); enables circulant embedding.
 Draws sample(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
              const SampleOptions& options = {});
+
+class DenseSampler;  // gpdp/samplers/dense.hpp
+
+// A sampler prepared once for many draws on the same points (the release's map mechanism,
+// release/map_mechanism.hpp): the method is chosen as sample() chooses it, and the dense method's
+// m x m factorisation is computed here, once. The covariance of the released path depends on the
+// kernel, the covariates and θ only, so draw() also serves a posterior with the same kernel,
+// covariates and θ but other responses (InputError otherwise). sample() is one prepared draw.
+class PreparedSampler {
+ public:
+  PreparedSampler(const Posterior& posterior, const Points& xs, const SampleOptions& options = {});
+  PreparedSampler(const Posterior& posterior, const Grid& grid, const SampleOptions& options = {});
+  PreparedSampler(PreparedSampler&&) noexcept;
+  ~PreparedSampler();
+
+  // `draws` exact draws of the released path of `posterior` on the prepared points.
+  Draws draw(const Posterior& posterior, int draws, Rng& rng) const;
+  SamplerMethod method() const { return method_; }  // the method chosen (never Auto)
+
+ private:
+  void check_same_covariance(const Posterior& posterior) const;
+  Posterior prepared_;
+  Points xs_;
+  std::optional<Grid> grid_;
+  SamplerMethod method_ = SamplerMethod::Dense;
+  double eta_ = 0.0;
+  std::string why_not_pathwise_;  // Auto on a grid that fell back to dense: why
+  std::unique_ptr<DenseSampler> dense_;
+};
 
 }  // namespace gpdp

@@ -43,7 +43,7 @@ from ._core import (
     gpu_unavailable_reason,
     set_factor_device,
 )
-from . import privacy, attack, experiments, release, preview  # noqa: E402  (submodules; gpdp.plot on demand)
+from . import privacy, attack, experiments, release, preview, mechanisms  # noqa: E402  (submodules; gpdp.plot on demand)
 
 __all__ = [
     "Box",
@@ -63,6 +63,7 @@ __all__ = [
     "attack",
     "factor_device",
     "gpu_unavailable_reason",
+    "mechanisms",
     "set_factor_device",
     "experiments",
     "preview",

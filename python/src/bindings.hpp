@@ -12,6 +12,7 @@ void bind_attack(pybind11::module_& m);
 void bind_experiments(pybind11::module_& m);
 void bind_release(pybind11::module_& m);
 void bind_release_batch(pybind11::module_& m);  // into the release submodule
+void bind_mechanisms(pybind11::module_& m);
 void bind_gis(pybind11::module_& m);
 void bind_preview(pybind11::module_& m);
 void bind_tasks(pybind11::module_& m);

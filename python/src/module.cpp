@@ -75,6 +75,9 @@ del _c
   gpdp::python::bind_experiments(experiments);
   auto release = m.def_submodule("release", "Certified releases (the gpdp release command)");
   gpdp::python::bind_release(release);
+  auto mechanisms = m.def_submodule(
+      "mechanisms", "Releases prepared once and drawn with seeds (the utility benchmark)");
+  gpdp::python::bind_mechanisms(mechanisms);
   gpdp::python::bind_gis(m);
   auto preview = m.def_submodule(
       "preview", "Predicted utility of a release before any budget is spent (gpdp preview)");

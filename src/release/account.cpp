@@ -69,7 +69,7 @@ ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v) {
   return a;
 }
 
-ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v, Ledger& ledger) {
+ReleaseAccounting account_mechanism(const ReleaseRequest& q, const ValidatedRelease& v) {
   ReleaseAccounting a;
   a.mechanism = mechanism_of(q, v);
   if (q.calibration) {
@@ -83,6 +83,11 @@ ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v, Le
   if (q.preview) check_preview(*q.preview, a);
   a.composition.add(a.mechanism, q.draws);
   a.risk = privacy::attack_risk(a.composition, a.guarantee);
+  return a;
+}
+
+ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v, Ledger& ledger) {
+  ReleaseAccounting a = account_mechanism(q, v);
   a.identity = {q.dataset,
                 fingerprint(v.prepared.raw_covariates, v.prepared.raw_response, ledger.key()),
                 q.new_dataset_despite_overlap};

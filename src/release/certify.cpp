@@ -93,7 +93,6 @@ json mechanism_json(const privacy::GpMechanism& m) {
 
 json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
                       const ReleaseAccounting& a, const ReleasedPaths& p) {
-  const auto& m = a.mechanism;
   const auto& lattice = p.lattice;
   json cert{{"gpdp_version", kVersion},
             {"private", !q.insecure_seed.has_value()},
@@ -101,15 +100,6 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
             {"domain", q.input.domain->to_string()},
             {"crs", v.geo ? v.geo->to_json() : json(nullptr)},
             {"release_uid", v.release_uid},
-            {"kernel", {{"name", m.kernel->name()}, {"ell", m.kernel->lengthscale()}}},
-            {"theta", {{"ell", m.kernel->lengthscale()}, {"r", m.r}, {"sigma", m.sigma}}},
-            {"eta", m.eta},
-            {"mechanism", mechanism_json(m)},
-            {"M_Y", m.M_Y},
-            {"sensitivity", sensitivity_json(a)},
-            {"draws", q.draws},
-            {"guarantee", guarantee_json(a.guarantee)},
-            {"privacy_record", a.entry.record},
             {"rng", p.rng},
             {"rounding",
              {{"granularity", lattice.lambda},
@@ -129,12 +119,7 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
              "every file listed in 'outputs': all are functions of the released, "
              "snapped sample paths only"},
             {"timestamp", utc_timestamp()}};
-  if (a.calibration) {
-    cert["calibration"] = {{"target_epsilon", a.calibration->goal.target_epsilon},
-                           {"solved", privacy::to_string(a.calibration->goal.parameter)},
-                           {"value", a.calibration->value},
-                           {"note", a.calibration->note}};
-  }
+  cert.update(privacy_json(q, a));
   if (q.preview) {
     cert["preview"] = {{"file", q.preview->file},
                        {"sha256", q.preview->sha256},
@@ -208,6 +193,32 @@ json risk_json(const ReleaseAccounting& a, const std::optional<privacy::AttackRi
 }
 
 }  // namespace
+
+json privacy_json(const ReleaseRequest& q, const ReleaseAccounting& a) {
+  const auto& m = a.mechanism;
+  json parts = json::array();
+  for (const auto& event : a.composition.events()) {
+    const auto alone = privacy::Accountant().add(event).epsilon(q.delta, q.conversion);
+    parts.push_back({{"event", privacy::to_json(event)}, {"epsilon", alone.epsilon}});
+  }
+  json j{{"kernel", {{"name", m.kernel->name()}, {"ell", m.kernel->lengthscale()}}},
+         {"theta", {{"ell", m.kernel->lengthscale()}, {"r", m.r}, {"sigma", m.sigma}}},
+         {"eta", m.eta},
+         {"mechanism", mechanism_json(m)},
+         {"M_Y", m.M_Y},
+         {"sensitivity", sensitivity_json(a)},
+         {"draws", q.draws},
+         {"guarantee", guarantee_json(a.guarantee)},
+         {"parts", parts},
+         {"privacy_record", a.composition.record()}};
+  if (a.calibration) {
+    j["calibration"] = {{"target_epsilon", a.calibration->goal.target_epsilon},
+                        {"solved", privacy::to_string(a.calibration->goal.parameter)},
+                        {"value", a.calibration->value},
+                        {"note", a.calibration->note}};
+  }
+  return j;
+}
 
 namespace {
 

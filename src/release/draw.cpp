@@ -1,29 +1,17 @@
 // Stage 3 of a release: L exact draws of the released path with the secure generator (or the
-// seeded one, NOT private), snapped to the public lattice Λ·ℤ (draw_task.hpp: the same draw a
-// batch's workers make); the unsnapped values live on only in the paths' private state (kept with
-// KeepPath, else discarded).
+// seeded one, NOT private), snapped to the public lattice Λ·ℤ by the release's map mechanism
+// (map_mechanism.hpp, through draw_task.hpp: the same draw a batch's workers make), then the
+// released set read from them (postprocess.hpp ExcursionRule); the unsnapped values live on only
+// in the paths' private state (kept with KeepPath, else discarded).
 #include "gpdp/release/draw_task.hpp"
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/stages.hpp"
 
 namespace gpdp::release {
 
-namespace {
-
-// The fields the excursion set is read from: the released paths, optionally smoothed
-// (post-processing of released values only).
-Eigen::MatrixXd excursion_fields(const ReleaseRequest& q, const Evaluation& eval,
-                                 const Eigen::MatrixXd& released) {
-  Eigen::MatrixXd fields = released;
-  if (q.smooth <= 0) return fields;
-  const Eigen::MatrixXd smoothed = smooth_fields(eval.on_grid(released), *eval.grid, q.smooth);
-  for (Eigen::Index i = 0; i < fields.rows(); ++i) {
-    fields.row(i) = smoothed.row(eval.masked() ? eval.cells[static_cast<std::size_t>(i)] : i);
-  }
-  return fields;
+ExcursionRule excursion_rule(const ReleaseRequest& q, const ValidatedRelease& v) {
+  return {v.level, q.vote_cutoff, q.smooth, v.evaluation.grid, v.evaluation.cells};
 }
-
-}  // namespace
 
 DrawSpec draw_spec(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a) {
   DrawSpec s;
@@ -50,7 +38,11 @@ ReleasedPaths released_paths(const ReleaseRequest& q, const ValidatedRelease& v,
   out.lattice = lattice_of(a.mechanism);
   out.sampler = std::move(draws.sampler);
   out.rng = std::move(draws.rng);
-  out.set_fields = after_the_draw([&] { return excursion_fields(q, v.evaluation, out.values); });
+  const ExcursionRule rule = excursion_rule(q, v);
+  after_the_draw([&] {
+    out.set_fields = excursion_fields(rule, out.values);
+    out.in_set = excursion_set(rule, out.set_fields);
+  });
   return out;
 }
 

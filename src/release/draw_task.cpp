@@ -7,10 +7,9 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/posterior.hpp"
+#include "gpdp/release/map_mechanism.hpp"
 #include "gpdp/release/request.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/samplers/prior.hpp"
 
 namespace gpdp::release {
 
@@ -77,32 +76,6 @@ privacy::GpMechanism mechanism_from_json(const json& j) {
   return m;
 }
 
-// The functional mechanism (docs/privacy.md): μ_D + s·g on the evaluation points, g ~ GP(0, k)
-// drawn exactly (samplers/prior.hpp), L independent draws; no sample path state.
-Eigen::MatrixXd draw_functional(const DrawSpec& s, Rng& rng, std::string& method) {
-  const auto& m = s.mechanism;
-  const Eigen::VectorXd mean = Posterior(*m.kernel, s.X, s.y, {m.r, m.sigma}).mean(s.points);
-  PriorSampler noise(*m.kernel, s.points, s.grid, s.cells);
-  method = "functional mechanism μ_D + s·g, g by " + noise.method();
-  return (m.noise_scale * noise.draw(rng, s.draws)).colwise() + mean;
-}
-
-// L posterior sample paths (with η > 0: plus GP(0, η² k) noise); the grid samplers on a whole grid.
-Eigen::MatrixXd draw_paths(const DrawSpec& s, Rng& rng, std::string& method,
-                           std::vector<SamplePath>& paths) {
-  const auto& m = s.mechanism;
-  const Posterior posterior(*m.kernel, s.X, s.y, {m.r, m.sigma});
-  const bool whole_grid = s.grid.has_value() && s.cells.empty();
-  Eigen::MatrixXd raw(s.points.rows(), s.draws);
-  for (int l = 0; l < s.draws; ++l) {
-    paths.emplace_back(posterior, m.eta, s.sampler);
-    raw.col(l) =
-        whole_grid ? paths.back().evaluate(*s.grid, rng) : paths.back().evaluate(s.points, rng);
-    if (l == 0) method = paths.back().last_method();
-  }
-  return raw;
-}
-
 }  // namespace
 
 json to_json(const DrawSpec& s) {
@@ -144,14 +117,7 @@ Granularity lattice_of(const privacy::GpMechanism& m) {
 
 SnappedDraws draw_snapped(const DrawSpec& s, bool keep_paths) {
   auto rng = make_rng(s.insecure_seed);
-  SnappedDraws out;
-  Eigen::MatrixXd raw = s.mechanism.kind == privacy::MechanismKind::Functional
-                            ? draw_functional(s, *rng, out.sampler)
-                            : draw_paths(s, *rng, out.sampler, out.paths);
-  const Granularity lattice = lattice_of(s.mechanism);
-  out.values = raw.unaryExpr([&](double x) { return snap(x, lattice); });
-  raw.setZero();
-  if (!keep_paths) out.paths.clear();
+  SnappedDraws out = MapMechanism(s).draw(*rng, keep_paths);
   out.rng = rng_description(s.insecure_seed);
   return out;
 }

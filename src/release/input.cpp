@@ -141,15 +141,21 @@ RawRecords read_records(const std::string& path, const InputSpec& spec) {
   return parse_records(io::read_file(path), path, spec);
 }
 
-PreparedData prepare_data_from_text(const std::string& text, const std::string& source,
-                                    const InputSpec& spec) {
+namespace {
+
+// The checks and the response transform every release applies to its records, however they were
+// read: n ≥ 2, the domain's dimension, every covariate inside the declared domain (messages name
+// the record's line), y ← clip((transform(y) − C)/B) or reject; then the model CRS.
+void check_input_spec(const InputSpec& spec) {
   require_parameter(spec.domain.has_value(), "domain",
                     "domain (lo:hi per axis) must be declared; it is never inferred from the "
                     "private data");
   require_parameter(spec.M_Y > 0 && std::isfinite(spec.M_Y), "M_Y",
                     fmt::format("M_Y must be positive, got {}", spec.M_Y));
   require_parameter(!spec.scale || *spec.scale > 0, "scale", "scale must be positive");
-  RawRecords records = parse_records(text, source, spec);
+}
+
+PreparedData prepare_records(RawRecords records, const std::string& source, const InputSpec& spec) {
   PreparedData out;
   out.sha256 = records.sha256;
   out.file_bytes = records.file_bytes;
@@ -177,10 +183,8 @@ PreparedData prepare_data_from_text(const std::string& text, const std::string& 
     if (spec.transform == ResponseTransform::Log) {
       require(y > 0, fmt::format("{}:{}: column '{}': log transform needs a positive value, got {}",
                                  source, line, spec.y_column, y));
-      y = std::log(y);
     }
-    if (spec.center) y -= *spec.center;
-    if (spec.scale) y /= *spec.scale;
+    y = transformed_response(y, spec);
     if (std::abs(y) > spec.M_Y) {
       if (spec.policy == ResponsePolicy::Reject) {
         throw ParameterError(
@@ -198,6 +202,46 @@ PreparedData prepare_data_from_text(const std::string& text, const std::string& 
     d.X = geo.to_model(d.X, source);  // checked in the declared CRS above; modelled in this one
   }
   return out;
+}
+
+}  // namespace
+
+double transformed_response(double raw, const InputSpec& spec) {
+  double y = spec.transform == ResponseTransform::Log ? std::log(raw) : raw;
+  if (spec.center) y -= *spec.center;
+  if (spec.scale) y /= *spec.scale;
+  return y;
+}
+
+PreparedData prepare_data_from_text(const std::string& text, const std::string& source,
+                                    const InputSpec& spec) {
+  check_input_spec(spec);
+  return prepare_records(parse_records(text, source, spec), source, spec);
+}
+
+PreparedData prepare_data_from_arrays(const Eigen::MatrixXd& X, const Eigen::VectorXd& raw_response,
+                                      const InputSpec& spec, const std::string& source) {
+  check_input_spec(spec);
+  require_parameter(
+      X.rows() == raw_response.size(), "y",
+      fmt::format("{}: {} covariate rows but {} responses", source, X.rows(), raw_response.size()));
+  require_parameter(X.allFinite() && raw_response.allFinite(), "X",
+                    fmt::format("{}: the records contain NaN or Inf", source));
+  RawRecords r;
+  r.X = X;
+  r.raw_response = raw_response;
+  if (spec.x_columns.empty()) {
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+      r.covariate_names.push_back(fmt::format("x{}", j + 1));
+  } else {
+    require_parameter(static_cast<Eigen::Index>(spec.x_columns.size()) == X.cols(), "x",
+                      fmt::format("{}: {} covariate names for {} columns", source,
+                                  spec.x_columns.size(), X.cols()));
+    r.covariate_names = spec.x_columns;
+  }
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    r.line_numbers.push_back(static_cast<std::size_t>(i + 1));
+  return prepare_records(std::move(r), source, spec);
 }
 
 PreparedData prepare_data(const std::string& path, const InputSpec& spec) {

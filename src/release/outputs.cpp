@@ -94,14 +94,13 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
 
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
                       const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
-                      double center, double scale, double level, double cutoff) {
+                      const Eigen::VectorXd& in_set, double center, double scale, double level) {
   std::string out;
   for (const auto& n : names) out += io::csv_field(n) + ",";
   for (Eigen::Index l = 0; l < draws.cols(); ++l) out += fmt::format("draw_{},", l + 1);
   for (Eigen::Index l = 0; l < draws.cols(); ++l) out += fmt::format("value_{},", l + 1);
   out += "vote_fraction,in_set\n";
   const Eigen::VectorXd votes = vote_fraction(set_fields, level);
-  const Eigen::VectorXd in_set = vote_set(votes, cutoff);
   for (Eigen::Index i = 0; i < points.rows(); ++i) {
     for (Eigen::Index j = 0; j < points.cols(); ++j) out += io::format_number(points(i, j)) + ",";
     for (Eigen::Index l = 0; l < draws.cols(); ++l) out += io::format_number(draws(i, l)) + ",";

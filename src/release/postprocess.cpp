@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
+#include "gpdp/release/evaluation.hpp"
 
 namespace gpdp::release {
 
@@ -82,6 +83,18 @@ Eigen::MatrixXd smooth_fields(const Eigen::Ref<const Eigen::MatrixXd>& fields, c
     stride *= axis.count;
   }
   return out;
+}
+
+Eigen::MatrixXd excursion_fields(const ExcursionRule& rule, const Eigen::MatrixXd& fields) {
+  if (rule.smooth <= 0) return fields;
+  require(rule.grid.has_value(), "smoothing needs a grid");
+  if (rule.cells.empty()) return smooth_fields(fields, *rule.grid, rule.smooth);
+  const Eigen::MatrixXd full = spread_onto_grid(rule.cells, rule.grid->size(), fields);
+  return gather_cells(rule.cells, smooth_fields(full, *rule.grid, rule.smooth));
+}
+
+Eigen::VectorXd excursion_set(const ExcursionRule& rule, const Eigen::MatrixXd& set_fields) {
+  return vote_set(vote_fraction(set_fields, rule.level), rule.cutoff);
 }
 
 }  // namespace gpdp::release

@@ -51,7 +51,6 @@ void write_internal_eval(const ReleaseRequest& q, const ValidatedRelease& v,
 json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a,
                   const ReleasedPaths& p, const ReleaseOutcome& o) {
   const auto& g = a.guarantee;
-  const Eigen::VectorXd votes = vote_fraction(p.set_fields, v.level);
   json s{{"out", q.out_dir},
          {"files", o.files},
          {"n", v.prepared.data.n()},
@@ -72,7 +71,7 @@ json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const Rele
          {"private", !q.insecure_seed.has_value()},
          {"granularity", p.lattice.lambda},
          {"sampler", p.sampler},
-         {"fraction_in_set", votes.size() ? vote_set(votes, q.vote_cutoff).mean() : 0.0},
+         {"fraction_in_set", p.in_set.size() ? p.in_set.mean() : 0.0},
          {"ledger", o.certificate["ledger"]},
          {"dataset", o.certificate["dataset"]},
          {"risk", o.certificate["risk"]}};

@@ -8,6 +8,7 @@
 #include "gpdp/release/lazy_answers.hpp"
 #include "gpdp/release/open_path.hpp"
 #include "gpdp/release/outputs.hpp"
+#include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/release.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
@@ -56,8 +57,12 @@ nlohmann::json run_query(const QueryRequest& q) {
   // The path now remembers the new answers: save it (file and ledger) before the answers leave.
   open.save(s);
   const double center = s.input.center.value_or(0.0), scale = s.input.scale.value_or(1.0);
-  io::write_file_atomic(q.out_csv, draws_csv(eval.points, eval.names, released, released, center,
-                                             scale, (s.threshold - center) / scale, 0.5));
+  ExcursionRule rule;  // the vote of the kept paths at c = 0.5 (no smoothing: scattered points)
+  rule.level = (s.threshold - center) / scale;
+  rule.cutoff = 0.5;
+  io::write_file_atomic(q.out_csv,
+                        draws_csv(eval.points, eval.names, released, released,
+                                  excursion_set(rule, released), center, scale, rule.level));
   return {{"out", q.out_csv},
           {"points", eval.points.rows()},
           {"paths", s.paths.size()},

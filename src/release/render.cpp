@@ -18,8 +18,7 @@ namespace {
 
 // The released set at each evaluated point, as draws.csv's in_set column has it (the vote set of
 // release/postprocess.hpp; for one path: the path ≥ level).
-std::vector<char> released_set(const Eigen::MatrixXd& set_fields, double level, double cutoff) {
-  const Eigen::VectorXd in = vote_set(vote_fraction(set_fields, level), cutoff);
+std::vector<char> released_set(const Eigen::VectorXd& in) {
   std::vector<char> out(static_cast<std::size_t>(in.size()));
   for (Eigen::Index i = 0; i < in.size(); ++i) out[static_cast<std::size_t>(i)] = in(i) > 0;
   return out;
@@ -69,8 +68,7 @@ void render_2d(const ReleaseRequest& q, const ValidatedRelease& v, const Release
                const MapText& text, Files& files) {
   const Evaluation& eval = v.evaluation;
   const std::string format = to_string(q.image_format);
-  const std::vector<char> in_set =
-      set_on_grid(eval, released_set(p.set_fields, v.level, q.vote_cutoff));
+  const std::vector<char> in_set = set_on_grid(eval, released_set(p.in_set));
   const auto polygons = geometry::set_polygons(in_set, *eval.grid);
   const std::string smoothed =
       q.smooth > 0 ? fmt::format(" (smoothed, bandwidth {})", q.smooth) : "";
@@ -117,8 +115,8 @@ Files render(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAc
              const ReleasedPaths& p) {
   const Evaluation& eval = v.evaluation;
   Files files;
-  files["draws.csv"] = draws_csv(eval.points, eval.names, p.values, p.set_fields, v.center, v.scale,
-                                 v.level, q.vote_cutoff);
+  files["draws.csv"] = draws_csv(eval.points, eval.names, p.values, p.set_fields, p.in_set,
+                                 v.center, v.scale, v.level);
   if (!eval.grid) return files;
   const MapText text{
       fmt::format("gpdp release{}: ε = {:.3g}, δ = {:.2g} ({}), L = {}",

@@ -11,9 +11,7 @@
 
 namespace gpdp::release {
 
-namespace {
-
-void check_parameters(const ReleaseRequest& q) {
+void check_public_parameters(const ReleaseRequest& q) {
   require_parameter(q.delta > 0 && q.delta < 1, "delta",
                     fmt::format("delta must lie in (0, 1), got {}", q.delta));
   require_parameter(q.draws >= 1, "draws", fmt::format("draws must be ≥ 1, got {}", q.draws));
@@ -34,9 +32,6 @@ void check_parameters(const ReleaseRequest& q) {
   }
   require_parameter(std::isfinite(q.mechanism.sigma), "sigma",
                     "sigma must be finite for a release (σ = ∞ is an accounting limit only)");
-  check_dataset_name(q.dataset);
-  require_parameter(!q.ledger_path.empty(), "ledger",
-                    "ledger (the SQLite file that keeps the privacy budget) is required");
   if (q.calibration) {
     const auto p = q.calibration->parameter;
     if (functional) {
@@ -57,8 +52,13 @@ void check_parameters(const ReleaseRequest& q) {
   }
 }
 
-// The release folder, and the private folders that must stay out of it.
-void check_paths(const ReleaseRequest& q) {
+namespace {
+
+// The dataset, the ledger, the release folder, and the private folders that must stay out of it.
+void check_target(const ReleaseRequest& q) {
+  check_dataset_name(q.dataset);
+  require_parameter(!q.ledger_path.empty(), "ledger",
+                    "ledger (the SQLite file that keeps the privacy budget) is required");
   check_output_dir(q.out_dir);
   if (q.keep_path && path_within(q.keep_path->file, q.out_dir)) {
     throw ParameterError({"keep_path", "out_dir"},
@@ -76,11 +76,18 @@ void check_paths(const ReleaseRequest& q) {
 }  // namespace
 
 ValidatedRelease validate(const ReleaseRequest& q) {
-  check_parameters(q);
-  check_paths(q);
+  check_public_parameters(q);
+  check_target(q);
+  PreparedData prepared = prepare_data(q.data_path, q.input);
+  Evaluation evaluation =
+      load_evaluation(q.evaluation, prepared.data.covariate_names, *q.input.domain);
+  return validated(q, std::move(prepared), std::move(evaluation));
+}
+
+ValidatedRelease validated(const ReleaseRequest& q, PreparedData prepared, Evaluation evaluation) {
   ValidatedRelease v;
-  v.prepared = prepare_data(q.data_path, q.input);
-  v.evaluation = load_evaluation(q.evaluation, v.prepared.data.covariate_names, *q.input.domain);
+  v.prepared = std::move(prepared);
+  v.evaluation = std::move(evaluation);
   require_parameter(q.smooth == 0 || (v.evaluation.grid && v.evaluation.grid->dim() == 2), "smooth",
                     "smooth needs a 2-D grid");
   if (!q.input.crs.empty()) v.geo.emplace(q.input.crs, q.input.model_crs, *q.input.domain);

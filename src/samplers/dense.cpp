@@ -136,44 +136,58 @@ Eigen::MatrixXd draw_gaussian(const Eigen::VectorXd& mean, const PsdFactor& f, i
   return out;
 }
 
-Draws sample_dense(const Posterior& posterior, const Points& xs, int draws, Rng& rng, double eta) {
+DenseSampler::DenseSampler(const Posterior& posterior, const Points& xs, double eta) : eta_(eta) {
   require(xs.cols() == posterior.dim(),
           fmt::format("dense sampler: query points have {} columns, the data {}", xs.cols(),
                       posterior.dim()));
   require(std::isfinite(eta) && eta >= 0, fmt::format("η must be ≥ 0, got {}", eta));
   // Peak: the pending n x n factorisation, the posterior covariance (two n x m blocks and the
-  // m x m matrix), its factor (and η² K), the draws (three m x L blocks).
+  // m x m matrix), its factor (and η² K), one draw (three m x 1 blocks).
   const auto m = static_cast<double>(xs.rows()), n = static_cast<double>(posterior.n());
-  require_memory(posterior.pending_factor_bytes() + static_cast<double>(dense_bytes(n, m, 2)) +
-                     static_cast<double>(dense_bytes(m, m, eta > 0 ? 3 : 2)) +
-                     static_cast<double>(dense_bytes(m, draws, 3)),
-                 fmt::format("a dense draw of {} path(s) at m = {} point(s) with n = {}", draws,
-                             xs.rows(), posterior.n()),
-                 "the m x m posterior covariance and its factor, n x m cross-covariances",
-                 "the markov (1-D exponential kernel) or pathwise (regular grid) sampler, a "
-                 "coarser grid, fewer points, or records aggregated first (hexbin)");
-  const Distinct u = distinct_rows(xs);
-  Eigen::MatrixXd c = posterior.covariance(u.points);
-  if (eta > 0) c += eta * eta * posterior.kernel().gram(u.points);
-  const PsdFactor f = factor_psd(std::move(c));
-  const Eigen::MatrixXd values = draw_gaussian(posterior.mean(u.points), f, draws, rng);
+  require_memory(
+      posterior.pending_factor_bytes() + static_cast<double>(dense_bytes(n, m, 2)) +
+          static_cast<double>(dense_bytes(m, m, eta > 0 ? 3 : 2)) +
+          static_cast<double>(dense_bytes(m, 1, 3)),
+      fmt::format("a dense draw at m = {} point(s) with n = {}", xs.rows(), posterior.n()),
+      "the m x m posterior covariance and its factor, n x m cross-covariances",
+      "the markov (1-D exponential kernel) or pathwise (regular grid) sampler, a "
+      "coarser grid, fewer points, or records aggregated first (hexbin)");
+  Distinct u = distinct_rows(xs);
+  distinct_ = std::move(u.points);
+  of_row_ = std::move(u.of_row);
+  Eigen::MatrixXd c = posterior.covariance(distinct_);
+  if (eta > 0) c += eta * eta * posterior.kernel().gram(distinct_);
+  factor_ = factor_psd(std::move(c));
+}
+
+Draws DenseSampler::draw(const Posterior& posterior, int draws, Rng& rng) const {
+  const auto m = static_cast<double>(of_row_.size());
+  require_memory(static_cast<double>(dense_bytes(m, draws, 3)),
+                 fmt::format("{} dense draw(s) at m = {} point(s)", draws, of_row_.size()),
+                 "the draws");
+  const Eigen::MatrixXd values = draw_gaussian(posterior.mean(distinct_), factor_, draws, rng);
+  const auto rows = static_cast<Eigen::Index>(of_row_.size());
   Draws d;
-  if (u.points.rows() == xs.rows()) {
+  if (distinct_.rows() == rows) {
     d.values = values;
   } else {
-    d.values.resize(xs.rows(), draws);
-    for (Eigen::Index i = 0; i < xs.rows(); ++i) {
-      d.values.row(i) = values.row(u.of_row[static_cast<std::size_t>(i)]);
+    d.values.resize(rows, draws);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      d.values.row(i) = values.row(of_row_[static_cast<std::size_t>(i)]);
     }
   }
   d.method = "dense";
-  d.detail = f.detail;
-  if (u.points.rows() < xs.rows()) {
-    d.detail += fmt::format("; {} points, {} distinct (repeats share the value)", xs.rows(),
-                            u.points.rows());
+  d.detail = factor_.detail;
+  if (distinct_.rows() < rows) {
+    d.detail +=
+        fmt::format("; {} points, {} distinct (repeats share the value)", rows, distinct_.rows());
   }
-  if (eta > 0) d.detail += fmt::format("; covariance σ² k_D + η² k with η = {}", eta);
+  if (eta_ > 0) d.detail += fmt::format("; covariance σ² k_D + η² k with η = {}", eta_);
   return d;
+}
+
+Draws sample_dense(const Posterior& posterior, const Points& xs, int draws, Rng& rng, double eta) {
+  return DenseSampler(posterior, xs, eta).draw(posterior, draws, rng);
 }
 
 }  // namespace gpdp

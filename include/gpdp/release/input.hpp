@@ -78,5 +78,14 @@ PreparedData prepare_data(const std::string& path, const InputSpec& spec);
 // The same on bytes already in memory (fuzzing, tests).
 PreparedData prepare_data_from_text(const std::string& text, const std::string& source,
                                     const InputSpec& spec);
+// The same on records already parsed (gpdp.mechanisms: the utility benchmark's arrays): X (n x d,
+// declared CRS) and the raw responses; covariate names from spec.x_columns or x1..xd, record i
+// reported as line i (from 1); no file, so `sha256` is empty.
+PreparedData prepare_data_from_arrays(const Eigen::MatrixXd& X, const Eigen::VectorXd& raw_response,
+                                      const InputSpec& spec, const std::string& source = "records");
+
+// One raw response after the public transform, centring and scaling, before clipping:
+// (transform(raw) − center)/scale.
+double transformed_response(double raw, const InputSpec& spec);
 
 }  // namespace gpdp::release

@@ -28,11 +28,11 @@ bool path_within(const std::string& inner, const std::string& outer);
 void publish_folder(const std::string& out_dir, const std::map<std::string, std::string>& files);
 
 // points, draw_1..draw_L (model units), value_1..value_L (response units = center + scale·draw),
-// vote fraction of `set_fields` (the draws, or their smoothed versions) ≥ level, in_set (vote ≥
-// cutoff): postprocess.hpp.
+// vote fraction of `set_fields` (the draws, or their smoothed versions) ≥ level, in_set (the
+// released set, 1/0: postprocess.hpp excursion_set).
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
                       const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
-                      double center, double scale, double level, double cutoff);
+                      const Eigen::VectorXd& in_set, double center, double scale, double level);
 
 struct MapText {
   std::string title;

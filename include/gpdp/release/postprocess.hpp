@@ -7,6 +7,8 @@
 // Every function takes path values and public constants only, never a Posterior, μ_D or k_D, so
 // what it returns inherits the (ε, δ) guarantee of the paths.
 #include <Eigen/Core>
+#include <optional>
+#include <vector>
 
 #include "gpdp/grid.hpp"
 
@@ -29,5 +31,21 @@ Eigen::VectorXd vote_set(const Eigen::VectorXd& fractions, double cutoff);
 // Blank cells stay NaN. bandwidth ≤ 0 returns `fields` unchanged.
 Eigen::MatrixXd smooth_fields(const Eigen::Ref<const Eigen::MatrixXd>& fields, const Grid& grid,
                               double bandwidth);
+
+// The released set of a release's fields, as `gpdp release` reads it (public constants only):
+// each field smoothed first (smooth > 0: smooth_fields on `grid`, of which the fields are the rows
+// `cells`, or every row in grid order when `cells` is empty), then the vote set
+// {fraction of the fields ≥ level is ≥ cutoff}.
+struct ExcursionRule {
+  double level = 0.0;   // the threshold in model units
+  double cutoff = 0.5;  // vote cutoff c ∈ (0, 1]
+  double smooth = 0.0;  // Gaussian filter bandwidth in the grid's coordinates; 0 = none
+  std::optional<Grid> grid;
+  std::vector<Eigen::Index> cells;
+};
+// The fields the set is read from: `fields` smoothed by the rule (or as they are).
+Eigen::MatrixXd excursion_fields(const ExcursionRule& rule, const Eigen::MatrixXd& fields);
+// 1/0 per point: vote_set(vote_fraction(set_fields, level), cutoff).
+Eigen::VectorXd excursion_set(const ExcursionRule& rule, const Eigen::MatrixXd& set_fields);
 
 }  // namespace gpdp::release

@@ -32,6 +32,7 @@
 #include "gpdp/release/input.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/ledger.hpp"
+#include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/request.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/sample_path.hpp"
@@ -54,6 +55,13 @@ struct ValidatedRelease {
   bool grid_sampler() const { return evaluation.whole_grid() && !(geo && geo->reprojects()); }
 };
 ValidatedRelease validate(const ReleaseRequest& request);
+// The checks of validate() that concern the public parameters of the draw and its accounting only
+// (δ, L, vote cutoff, threshold, smoothing, kernel, mechanism, calibration goal).
+void check_public_parameters(const ReleaseRequest& request);
+// The rest of validate() on records and evaluation points already read (the evaluation in the
+// declared CRS, checked against the domain): the CRS, the points in the model CRS, the level.
+ValidatedRelease validated(const ReleaseRequest& request, PreparedData prepared,
+                           Evaluation evaluation);
 
 // ---- 2. account ----------------------------------------------------------------------------
 struct CalibrationReport {
@@ -74,6 +82,10 @@ struct ReleaseAccounting {
 // Calibrates (if asked), accounts, fingerprints the records with the ledger's key, and asks the
 // ledger whether the release fits (identity and budget).
 ReleaseAccounting account(const ReleaseRequest& request, const ValidatedRelease& validated);
+// The mechanism's part alone (no ledger: `identity` and `entry` stay empty): the complete
+// mechanism, calibration, bounds, the composition of this release's events, (ε, δ), attack risk.
+ReleaseAccounting account_mechanism(const ReleaseRequest& request,
+                                    const ValidatedRelease& validated);
 // The same without the ledger's verdict (a batch asks the ledger itself: Ledger::reserve), with
 // the ledger already open.
 ReleaseAccounting account(const ReleaseRequest& request, const ValidatedRelease& validated,
@@ -84,12 +96,16 @@ struct ReleasedPaths {
   std::vector<SamplePath> paths;  // private state (unsnapped answers), kept only with KeepPath
   Eigen::MatrixXd values;         // m x L, snapped to the lattice, model units
   Eigen::MatrixXd set_fields;     // the fields the excursion set is read from (values, smoothed)
+  Eigen::VectorXd in_set;         // the released set: 1/0 per point (excursion_set)
   Granularity lattice;
   std::string sampler;  // the exact method that drew the first path, with details
   std::string rng;      // which generator drew them
 };
 ReleasedPaths draw_and_snap(const ReleaseRequest& request, const ValidatedRelease& validated,
                             const ReleaseAccounting& accounting);
+// The public post-processing that reads the released set from the fields (level, vote cutoff,
+// smoothing on the evaluation grid).
+ExcursionRule excursion_rule(const ReleaseRequest& request, const ValidatedRelease& validated);
 // The same in two halves, for a draw made elsewhere (a batch's worker, draw_task.hpp): what the
 // draw needs, as plain data; and the released paths from the snapped draws (lattice, smoothing).
 DrawSpec draw_spec(const ReleaseRequest& request, const ValidatedRelease& validated,
@@ -127,6 +143,11 @@ struct Certified {
   std::optional<KeptPath>
       kept;  // with KeepPath: the path's state, as its history starts in the ledger
 };
+// The certificate's account of the mechanism and its privacy (also PreparedRelease::describe()):
+// kernel, theta, eta, mechanism, M_Y, sensitivity (lemma, Δ_n, V_n, κ, theorem), draws,
+// guarantee (the composed (ε, δ) of the release), parts (each event of the composition with its
+// own ε at the release's δ), privacy_record (the events as the ledger stores them), calibration.
+nlohmann::json privacy_json(const ReleaseRequest& request, const ReleaseAccounting& accounting);
 // Builds the certificate and records the release in the ledger in one durable transaction;
 // PrivacyError (nothing recorded) when it would exceed the budget.
 Certified certify(const ReleaseRequest& request, const ValidatedRelease& validated,

@@ -6,6 +6,7 @@
 // reported.
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 #include "gpdp/posterior.hpp"
 #include "gpdp/rng.hpp"
@@ -36,7 +37,26 @@ PsdFactor factor_psd(Eigen::MatrixXd covariance, double reference_scale = 0.0);
 // order).
 Eigen::MatrixXd draw_gaussian(const Eigen::VectorXd& mean, const PsdFactor& f, int draws, Rng& rng);
 
-// Exact draws of f_D + g ~ N(μ_D, σ² k_D + η² k) on xs by factor_psd of that covariance.
+// The dense sampler prepared on fixed points xs: the covariance σ² k_D + η² k of the released
+// path on the distinct points of xs, factorised once (factor_psd). It depends on the kernel, the
+// covariates and θ only, never on the responses, so each draw takes the mean μ_D of the posterior
+// it is given: the prepared one, or one with the same kernel, covariates and θ but other responses.
+class DenseSampler {
+ public:
+  DenseSampler(const Posterior& posterior, const Points& xs, double eta);
+  // `draws` exact draws of N(μ_D, σ² k_D + η² k) on xs (rows as in xs; repeated points share the
+  // value), μ_D from `posterior`. Consumes rank · draws normals in column order.
+  Draws draw(const Posterior& posterior, int draws, Rng& rng) const;
+
+ private:
+  Points distinct_;                   // the distinct rows of xs
+  std::vector<Eigen::Index> of_row_;  // for each row of xs, its row in distinct_
+  PsdFactor factor_;
+  double eta_ = 0.0;
+};
+
+// Exact draws of f_D + g ~ N(μ_D, σ² k_D + η² k) on xs by factor_psd of that covariance
+// (one DenseSampler's draw).
 Draws sample_dense(const Posterior& posterior, const Points& xs, int draws, Rng& rng, double eta);
 
 }  // namespace gpdp

@@ -1,0 +1,61 @@
+#pragma once
+// Option values named like `gpdp release`'s flags without "--" (release_options.hpp), as JSON: a
+// batch manifest's release (manifest.hpp) and the options of a prepared release
+// (prepared_release.hpp, Python gpdp.mechanisms.prepare). Typed reads whose errors name where the
+// values come from and the key; and the one reader of a release's public parameters from them.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpdp/error.hpp"
+#include "gpdp/release/request.hpp"
+
+namespace gpdp::release {
+
+class OptionValues {
+ public:
+  // `where` prefixes every message ("batch.json: releases[2] (dataset 'north')"); relative paths
+  // are relative to `base`.
+  OptionValues(nlohmann::json values, std::string where, std::filesystem::path base = ".");
+
+  bool has(const std::string& key) const { return values_.contains(key); }
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+  const nlohmann::json& get(const std::string& key) const;  // "required" when absent
+  std::string text(const std::string& key) const;
+  double number(const std::string& key) const;
+  long long integer(const std::string& key) const;
+  bool flag(const std::string& key) const;  // false when absent
+  std::string path(const std::string& key) const;
+  std::vector<std::string> names(const std::string& key) const;  // "a,b" or ["a", "b"]
+  std::vector<double> numbers(const std::string& key) const;
+  // parse(text(key)) with the library's error message prefixed by `where` and the key.
+  template <class Parse>
+  auto parsed(const std::string& key, Parse parse) const {
+    const std::string value = text(key);
+    try {
+      return parse(value);
+    } catch (const Error& e) {
+      fail(key, e.what());
+    }
+  }
+
+ private:
+  nlohmann::json values_;
+  std::string where_;
+  std::filesystem::path base_;
+};
+
+// The keys read_public_parameters() reads: the mechanism (kernel, ell, r, sigma, eta, sensitivity,
+// kappa, Vn, Delta-n, rkhs-norm, mechanism, noise-scale), draws, delta, conversion,
+// target-epsilon, solve, threshold, vote-cutoff, smooth, sampler.
+const std::set<std::string>& public_parameter_keys();
+
+// The public parameters of a release from its option values, over `q`'s: the mechanism of one
+// draw, L, δ (required), the conversion, the calibration goal, the threshold (required), the vote
+// cutoff, smoothing and the sampler. Their ranges are checked by validate() and the accounting
+// (privacy::resolve_bounds).
+void read_public_parameters(const OptionValues& o, ReleaseRequest& q);
+
+}  // namespace gpdp::release

@@ -1,0 +1,90 @@
+"""gpdp.mechanisms: a release prepared once and drawn with seeds is what `gpdp release
+--insecure-seed` publishes on the same records and points (draws, released set, ε), value for
+value (the CLI writes shortest round-trip decimals)."""
+
+import json
+
+import numpy as np
+import pytest
+
+import gpdp
+from conftest import read_csv, write_csv
+
+
+@pytest.fixture
+def records(tmp_path):
+    rng = np.random.default_rng(11)
+    X = rng.uniform(0, 1, (80, 2))
+    raw = np.exp(1.0 + 2.0 * np.sin(4 * X[:, 0]) * X[:, 1] + 0.3 * rng.standard_normal(80))
+    data = write_csv(tmp_path / "d.csv", ["x1", "x2", "y"], np.column_stack([X, raw]))
+    pts = rng.uniform(0, 1, (25, 2))
+    points = write_csv(tmp_path / "pts.csv", ["x1", "x2"], pts)
+    return X, raw, pts, data, points
+
+
+INPUT = {"domain": "0:1,0:1", "M_Y": 1, "transform": "log", "center": 1.0, "scale": 2.0}
+
+
+@pytest.mark.parametrize("options,flags", [
+    ({"kernel": "exp", "ell": 0.3, "sigma": 0.5, "target_epsilon": 3, "delta": 1e-3,
+      "threshold": 1.2},
+     ["--kernel", "exp", "--ell", 0.3, "--sigma", 0.5, "--target-epsilon", 3, "--delta", 1e-3,
+      "--threshold", 1.2]),
+    ({"kernel": "matern32", "ell": 0.3, "r": 2.0, "sigma": 0.5, "draws": 3, "vote_cutoff": 0.6,
+      "delta": 1e-3, "threshold": 1.2, "sensitivity": "b1-sharp"},
+     ["--kernel", "matern32", "--ell", 0.3, "--r", 2.0, "--sigma", 0.5, "--draws", 3,
+      "--vote-cutoff", 0.6, "--delta", 1e-3, "--threshold", 1.2, "--sensitivity", "b1-sharp"]),
+    ({"mechanism": "functional", "kernel": "exp", "ell": 0.3, "r": 3.0, "target_epsilon": 2,
+      "solve": "noise", "delta": 1e-3, "threshold": 1.2},
+     ["--mechanism", "functional", "--kernel", "exp", "--ell", 0.3, "--r", 3.0,
+      "--target-epsilon", 2, "--solve", "noise", "--delta", 1e-3, "--threshold", 1.2]),
+])
+def test_seam_equals_cli_release(cli, tmp_path, records, options, flags):
+    X, raw, pts, data, points = records
+    out = tmp_path / "rel"
+    cli("release", "--data", data, "--x", "x1,x2", "--y", "y", "--domain", "0:1,0:1",
+        "--transform", "log", "--center", 1.0, "--scale", 2.0, "--points", points, *flags,
+        "--dataset", "seam", "--ledger", tmp_path / "l.sqlite", "--out", out,
+        "--insecure-seed", 9)
+    header, table = read_csv(out / "draws.csv")
+    L = options.get("draws", 1)
+    published = table[:, header.index("draw_1"):header.index("draw_1") + L]
+    in_set = table[:, header.index("in_set")]
+    cert = json.loads((out / "certificate.json").read_text())
+
+    prep = gpdp.mechanisms.prepare(X=X, y=raw, points=pts, input=INPUT, options=options)
+    assert prep.epsilon == cert["guarantee"]["epsilon"]
+    d = prep.describe()
+    assert d["theta"] == cert["theta"]
+    assert d["mechanism"] == cert["mechanism"]
+    assert [p["epsilon"] for p in d["parts"]] == [p["epsilon"] for p in cert["parts"]]
+    r = prep.release(9)
+    assert set(r) == {"fields", "set", "probability"}
+    assert r["fields"].shape == (len(pts), L)
+    np.testing.assert_array_equal(r["fields"], published)
+    np.testing.assert_array_equal(r["set"], in_set)
+    assert r["probability"] is None
+    assert not np.array_equal(prep.release(10)["fields"], published)
+
+
+def test_prepare_refuses_bad_options(records):
+    X, raw, pts, _, _ = records
+    base = {"kernel": "exp", "ell": 0.3, "delta": 1e-3, "threshold": 0}
+    with pytest.raises(gpdp.InputError, match="'ledger'"):
+        gpdp.mechanisms.prepare(X=X, y=raw, points=pts, input=INPUT,
+                                options={**base, "ledger": "x.sqlite"})
+    with pytest.raises(gpdp.InputError, match="domain"):
+        gpdp.mechanisms.prepare(X=X, y=raw, points=pts + 1.5, input=INPUT, options=base)
+    with pytest.raises(gpdp.InputError):
+        gpdp.mechanisms.prepare(X=X, y=raw, input=INPUT, options=base)  # no points
+
+
+def test_prepare_on_a_grid_with_smoothing(records):
+    X, raw, _, _, _ = records
+    prep = gpdp.mechanisms.prepare(
+        X=X, y=raw, grid=gpdp.Grid("0:1:12,0:1:10"), input=INPUT,
+        options={"kernel": "exp", "ell": 0.3, "r": 2, "sigma": 0.5, "delta": 1e-3,
+                 "threshold": 1.2, "smooth": 0.1})
+    r = prep.release(1)
+    assert r["fields"].shape == (120, 1)
+    assert set(np.unique(r["set"])) <= {0.0, 1.0}
