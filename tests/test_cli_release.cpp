@@ -359,6 +359,42 @@ TEST(CliRelease, OverlapUnderAnotherNameIsRefusedUnlessOverridden) {
   EXPECT_NE(r.out.find("DESPITE 30 records shared with 'synthetic'"), std::string::npos) << r.out;
 }
 
+// What the machine cannot hold is a clear error before anything is drawn or spent (issue #29):
+// --draws 1e9 is refused by name; a grid of 9·10¹⁰ points ends in std::bad_alloc, which is an
+// "out of memory" error, not an internal one.
+TEST(CliRelease, ResourceErrorsAreClearAndSpendNothing) {
+  Fixture f;
+  auto r = test::run_cli(f.base() + "--draws 1000000000 --out " + f.dir.file("a"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--draws"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("GB"), std::string::npos) << r.err;
+  const std::string huge = f.base();
+  r = test::run_cli(huge.substr(0, huge.find("--grid2d")) + "--grid2d 0:1:300000,0:1:300000 " +
+                    huge.substr(huge.find("--threshold")) + "--out " + f.dir.file("b"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("out of memory"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  EXPECT_EQ(f.rows(), 0);
+  EXPECT_FALSE(fs::exists(f.dir.file("a")));
+  EXPECT_FALSE(fs::exists(f.dir.file("b")));
+}
+
+// Rows that repeat another exactly are counted on the data holder's terminal (stderr and the
+// summary), never in the certificate.
+TEST(CliRelease, DuplicateRowsAreWarnedAbout) {
+  Fixture f;
+  const std::string text = test::read_text(f.data);
+  const std::string second_row = text.substr(text.find('\n') + 1);
+  test::write_text(f.dir.file("dup.csv"), text + second_row.substr(0, second_row.find('\n') + 1) +
+                                              second_row.substr(0, second_row.find('\n') + 1));
+  const auto r = test::run_cli(f.base(f.dir.file("dup.csv")) + "--json --out " + f.dir.file("o"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: 2 data row(s) repeat another row exactly"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(json::parse(r.out)["warnings"].size(), 1u);
+  EXPECT_EQ(test::read_text(f.dir.file("o/certificate.json")).find("repeat"), std::string::npos);
+}
+
 // --sampler is honoured (and named in the certificate): in 1-D with the exponential kernel auto
 // picks markov, dense must then be used when asked.
 TEST(CliRelease, SamplerIsHonoured) {

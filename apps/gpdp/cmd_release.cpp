@@ -183,6 +183,8 @@ void setup(CLI::App& app) {
   sub->add_flag("--json", f->json, find_spec(specs, "--json").help);
   sub->callback([f, sub] {
     const auto outcome = release::run_release(to_request(*f, sub));
+    for (const auto& w : outcome.summary.value("warnings", nlohmann::json::array()))
+      std::fprintf(stderr, "gpdp release: warning: %s\n", w.get<std::string>().c_str());
     if (f->json) {
       fmt::print("{}\n", outcome.summary.dump(2));
     } else {

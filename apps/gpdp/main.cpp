@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "command.hpp"
 #include "gpdp/error.hpp"
@@ -56,6 +57,11 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const gpdp::Error& e) {
     std::fprintf(stderr, "gpdp: error: %s\n", gpdp::cli::with_flags(e).c_str());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "gpdp: error: out of memory: this request needs more memory than the machine "
+                 "can give (ask for fewer points, a coarser grid or fewer draws)\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpdp: internal error: %s\n", e.what());

@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,10 +48,39 @@ bool path_within(const std::string& inner, const std::string& outer) {
   return true;
 }
 
+namespace {
+
+// A writable folder, probed for real (access() says yes to root even on a read-only file system).
+bool writable_folder(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return false;
+  std::string probe = (dir / ".gpdp-write-probe-XXXXXX").string();
+  if (::access(dir.c_str(), W_OK | X_OK) != 0 || ::mkdtemp(probe.data()) == nullptr) return false;
+  ::rmdir(probe.c_str());
+  return true;
+}
+
+// Removes the entries of `dir` whose names start with `prefix` and have `suffix_length` more
+// characters (mkstemp/mkdtemp names): leftovers of killed writers the caller has the lock of.
+void sweep(const fs::path& dir, const std::string& prefix, std::size_t suffix_length) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() == prefix.size() + suffix_length && name.rfind(prefix, 0) == 0)
+      fs::remove_all(e.path(), ec);
+  }
+}
+
+}  // namespace
+
 void check_output_dir(const std::string& out_dir) {
   require_parameter(!out_dir.empty(), "out_dir", "out_dir (a folder) is required");
   const fs::path out = fs::absolute(out_dir);
   std::error_code ec;
+  require_parameter(!fs::is_symlink(out, ec), "out_dir",
+                    fmt::format("out_dir {}: is a symbolic link; give the folder itself (a release "
+                                "renames its finished folder into place, which a link defeats)",
+                                out_dir));
   if (fs::exists(out, ec)) {
     require_parameter(fs::is_directory(out, ec), "out_dir",
                       fmt::format("out_dir {}: exists and is not a folder", out_dir));
@@ -62,12 +93,106 @@ void check_output_dir(const std::string& out_dir) {
   require_parameter(
       fs::is_directory(parent, ec), "out_dir",
       fmt::format("out_dir {}: parent folder {} does not exist", out_dir, parent.string()));
-  // Probe for real (access() says yes to root even on a read-only file system).
-  std::string probe = (parent / ".gpdp-write-probe-XXXXXX").string();
   require_parameter(
-      ::access(parent.c_str(), W_OK | X_OK) == 0 && ::mkdtemp(probe.data()) != nullptr, "out_dir",
+      writable_folder(parent), "out_dir",
       fmt::format("out_dir {}: parent folder {} is not writable", out_dir, parent.string()));
-  ::rmdir(probe.c_str());
+}
+
+void check_keep_path(const std::string& keep_path) {
+  const fs::path file = fs::absolute(keep_path);
+  std::error_code ec;
+  const auto status = fs::symlink_status(file, ec);
+  require_parameter(
+      !fs::exists(status), "keep_path",
+      fmt::format("keep_path {}: exists; a release never overwrites a kept path (it may be another "
+                  "release's, which could then never answer again): give a new file name",
+                  keep_path));
+  require_parameter(writable_folder(file.parent_path()), "keep_path",
+                    fmt::format("keep_path {}: folder {} does not exist or is not writable",
+                                keep_path, file.parent_path().string()));
+}
+
+namespace {
+
+// Locks the hidden folder "<parent>/.<name>.reserved" of `target` (created if missing; flock on
+// it): the fd, or -1 when another process holds it. A reservation left by a killed process has no
+// holder and is taken over.
+int lock_reservation(const fs::path& target, std::string& lock_dir) {
+  lock_dir = (target.parent_path() / ("." + target.filename().string() + ".reserved")).string();
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    ::mkdir(lock_dir.c_str(), 0700);
+    const int fd = ::open(lock_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd);
+      return -1;
+    }
+    // The holder before us may have removed the folder after we opened it: lock the live one.
+    struct stat locked {};
+    struct stat now {};
+    if (::fstat(fd, &locked) == 0 && ::stat(lock_dir.c_str(), &now) == 0 &&
+        locked.st_ino == now.st_ino && locked.st_dev == now.st_dev)
+      return fd;
+    ::close(fd);
+  }
+  return -1;
+}
+
+void unlock_reservation(int fd, const std::string& lock_dir) {
+  if (fd < 0) return;
+  ::rmdir(lock_dir.c_str());  // before unlocking: a waiter then sees a removed folder
+  ::close(fd);
+}
+
+}  // namespace
+
+ReservedOutputs::ReservedOutputs(const std::string& out_dir, const std::string& keep_path)
+    : out_dir_(fs::absolute(out_dir).string()),
+      keep_path_(keep_path.empty() ? "" : fs::absolute(keep_path).string()) {
+  const fs::path out(out_dir_);
+  out_fd_ = lock_reservation(out, out_lock_);
+  std::error_code ec;
+  const bool usable = !fs::exists(out, ec) || (fs::is_directory(out, ec) && fs::is_empty(out, ec));
+  if (out_fd_ < 0 || !usable) {
+    unlock_reservation(out_fd_, out_lock_);
+    out_fd_ = -1;
+    throw ParameterError({"out_dir"},
+                         fmt::format("out_dir {}: another release is writing into this folder "
+                                     "(or has just published it); nothing was spent",
+                                     out_dir));
+  }
+  sweep(out.parent_path(), "." + out.filename().string() + ".staging-", 6);
+  if (keep_path_.empty()) return;
+  const fs::path kept(keep_path_);
+  keep_fd_ = lock_reservation(kept, keep_lock_);
+  if (keep_fd_ < 0 || fs::exists(fs::symlink_status(kept, ec))) {
+    unlock_reservation(keep_fd_, keep_lock_);
+    keep_fd_ = -1;
+    unlock_reservation(out_fd_, out_lock_);
+    out_fd_ = -1;
+    throw ParameterError({"keep_path"},
+                         fmt::format("keep_path {}: another release is keeping a path there; "
+                                     "nothing was spent",
+                                     keep_path));
+  }
+  sweep(kept.parent_path(), "." + kept.filename().string() + ".tmp.", 6);
+}
+
+ReservedOutputs::~ReservedOutputs() {
+  unlock_reservation(keep_fd_, keep_lock_);
+  unlock_reservation(out_fd_, out_lock_);
+}
+
+void check_room(const std::string& folder, std::uintmax_t bytes, const std::string& parameter) {
+  struct statvfs fs_info {};
+  if (::statvfs(folder.c_str(), &fs_info) != 0) return;  // cannot tell: the write will say
+  const std::uintmax_t available =
+      static_cast<std::uintmax_t>(fs_info.f_bavail) * static_cast<std::uintmax_t>(fs_info.f_frsize);
+  const std::uintmax_t needed = bytes + (1u << 20);
+  require_parameter(available >= needed, parameter,
+                    fmt::format("{}: the file system of {} has {} bytes free and this release "
+                                "needs {} there; nothing was spent",
+                                parameter, folder, available, needed));
 }
 
 void publish_folder(const std::string& out_dir, const std::map<std::string, std::string>& files) {
@@ -78,16 +203,22 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
     throw ParameterError({"out_dir"}, fmt::format("out_dir {}: cannot create a staging folder ({})",
                                                   out_dir, std::strerror(errno)));
   }
-  for (const auto& [name, content] : files) {
-    write_private_file_atomic((fs::path(staging) / name).string(), content, 0644);
-  }
-  ::chmod(staging.c_str(), 0755);
-  fsync_dir(staging);
-  if (::rename(staging.c_str(), out.c_str()) != 0) {
-    throw ParameterError(
-        {"out_dir"}, fmt::format("out_dir {}: could not move the finished release into place ({}); "
-                                 "it is in {}",
-                                 out_dir, std::strerror(errno), staging));
+  try {
+    for (const auto& [name, content] : files) {
+      write_private_file_atomic((fs::path(staging) / name).string(), content, 0644);
+    }
+    ::chmod(staging.c_str(), 0755);
+    fsync_dir(staging);
+    if (::rename(staging.c_str(), out.c_str()) != 0) {
+      throw ParameterError({"out_dir"},
+                           fmt::format("out_dir {}: could not move the finished release into "
+                                       "place ({})",
+                                       out_dir, std::strerror(errno)));
+    }
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(staging, ec);  // nothing half-written is left
+    throw;
   }
   fsync_dir(out.parent_path());
 }

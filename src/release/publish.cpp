@@ -76,6 +76,17 @@ json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const Rele
          {"dataset", o.certificate["dataset"]},
          {"risk", o.certificate["risk"]}};
   if (q.keep_path) s["kept_path"] = q.keep_path->file;
+  // For the data holder's terminal only (a count of the private data: never in the certificate).
+  s["warnings"] = json::array();
+  const auto& f = a.identity.fingerprint;
+  if (const long duplicates = f.records - static_cast<long>(f.hashes.size()); duplicates > 0) {
+    s["warnings"].push_back(fmt::format(
+        "{} data row(s) repeat another row exactly (same covariates and response): each copy "
+        "counts as a record of its own, so an individual with k identical rows is protected only "
+        "as a group of k records (about k·ε); remove repeats that are one observation entered "
+        "twice",
+        duplicates));
+  }
   if (!q.internal_eval_dir.empty()) s["internal_eval"] = q.internal_eval_dir;
   if (o.certificate.contains("calibration")) s["calibration"] = o.certificate["calibration"];
   return s;
@@ -83,16 +94,36 @@ json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const Rele
 
 }  // namespace
 
+void check_room_for(const ReleaseRequest& q, const ReleasedPaths& p, const Files& files) {
+  std::uintmax_t bytes = 64 << 10;  // the certificate
+  for (const auto& [name, content] : files) bytes += content.size();
+  check_room(fs::absolute(q.out_dir).parent_path().string(), bytes, "out_dir");
+  if (!q.keep_path) return;
+  // A kept path holds every answered point and unsnapped value as JSON text (≤ 25 characters a
+  // number), written beside the file before it replaces it.
+  std::uintmax_t numbers = 0;
+  for (const auto& path : p.paths)
+    numbers += static_cast<std::uintmax_t>(path.points().size() + path.values().size());
+  check_room(fs::absolute(q.keep_path->file).parent_path().string(), 25 * numbers + (64 << 10),
+             "keep_path");
+}
+
 ReleaseOutcome publish(const ReleaseRequest& q, const ValidatedRelease& v,
                        const ReleaseAccounting& a, const ReleasedPaths& p, Files files,
                        Certified c) {
-  if (c.kept) save_kept_path(q.keep_path->file, *c.kept, q.keep_path->key);
-  json outputs = json::array();
-  for (const auto& [name, content] : files)
-    outputs.push_back({{"file", name}, {"sha256", sha256_hex(content)}});
-  c.certificate["outputs"] = outputs;
-  files["certificate.json"] = c.certificate.dump(2) + "\n";
-  publish_folder(q.out_dir, files);
+  try {
+    if (c.kept) save_kept_path(q.keep_path->file, *c.kept, q.keep_path->key);
+    json outputs = json::array();
+    for (const auto& [name, content] : files)
+      outputs.push_back({{"file", name}, {"sha256", sha256_hex(content)}});
+    c.certificate["outputs"] = outputs;
+    files["certificate.json"] = c.certificate.dump(2) + "\n";
+    publish_folder(q.out_dir, files);
+  } catch (...) {
+    std::error_code ec;
+    if (c.kept) fs::remove(q.keep_path->file, ec);  // the path of a release never published
+    throw;
+  }
   if (!q.internal_eval_dir.empty()) {
     if (!p.paths.empty()) {
       write_internal_eval(q, v, p.paths.front().posterior());

@@ -1,5 +1,6 @@
 // Stage 1 of a release: every check that needs no randomness and spends no budget.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cmath>
 
@@ -54,6 +55,18 @@ void check_public_parameters(const ReleaseRequest& q) {
 
 namespace {
 
+// The draws, their snapped values, the fields of the set and the maps hold a few m x L matrices:
+// refuse what this machine's memory cannot hold before starting (not a bad_alloc midway).
+void check_memory(const ReleaseRequest& q, Eigen::Index points) {
+  const double needed = 4.0 * 8.0 * static_cast<double>(points) * q.draws;
+  const double memory =
+      static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  require_parameter(memory <= 0 || needed <= memory, "draws",
+                    fmt::format("{} draws at {} points need about {:.3g} GB, more than this "
+                                "machine's {:.3g} GB of memory; ask for fewer draws or points",
+                                q.draws, points, needed / 1e9, memory / 1e9));
+}
+
 // The dataset, the ledger, the release folder, and the private folders that must stay out of it.
 void check_target(const ReleaseRequest& q) {
   check_dataset_name(q.dataset);
@@ -65,6 +78,7 @@ void check_target(const ReleaseRequest& q) {
                          "keep_path must lie outside out_dir (the path state is private, the "
                          "release folder public)");
   }
+  if (q.keep_path) check_keep_path(q.keep_path->file);
   if (!q.internal_eval_dir.empty() && (path_within(q.internal_eval_dir, q.out_dir) ||
                                        path_within(q.out_dir, q.internal_eval_dir))) {
     throw ParameterError({"internal_eval_dir", "out_dir"},
@@ -81,7 +95,10 @@ ValidatedRelease validate(const ReleaseRequest& q) {
   PreparedData prepared = prepare_data(q.data_path, q.input);
   Evaluation evaluation =
       load_evaluation(q.evaluation, prepared.data.covariate_names, *q.input.domain);
-  return validated(q, std::move(prepared), std::move(evaluation));
+  ValidatedRelease v = validated(q, std::move(prepared), std::move(evaluation));
+  // Last, once everything else passed: the outputs are this release's until it ends.
+  v.reserved = std::make_shared<ReservedOutputs>(q.out_dir, q.keep_path ? q.keep_path->file : "");
+  return v;
 }
 
 ValidatedRelease validated(const ReleaseRequest& q, PreparedData prepared, Evaluation evaluation) {
@@ -90,6 +107,7 @@ ValidatedRelease validated(const ReleaseRequest& q, PreparedData prepared, Evalu
   v.evaluation = std::move(evaluation);
   require_parameter(q.smooth == 0 || (v.evaluation.grid && v.evaluation.grid->dim() == 2), "smooth",
                     "smooth needs a 2-D grid");
+  check_memory(q, v.evaluation.points.rows());
   if (!q.input.crs.empty()) v.geo.emplace(q.input.crs, q.input.model_crs, *q.input.domain);
   v.model_points =
       v.geo ? v.geo->to_model(v.evaluation.points, "evaluation points") : v.evaluation.points;

@@ -4,6 +4,7 @@
 // are fsync'ed, and the folder is renamed to --out in one step.
 // Every function here takes RELEASED values (snapped sample paths) only.
 #include <Eigen/Core>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -18,13 +19,42 @@
 
 namespace gpdp::release {
 
-// The release folder must not exist or be empty, and its parent must exist and be writable.
-// InputError otherwise (checked before any budget is spent).
+// The release folder must not be a symbolic link, must not exist or be empty, and its parent
+// must exist and be writable. ParameterError naming out_dir otherwise (checked before any budget
+// is spent).
 void check_output_dir(const std::string& out_dir);
+// The kept path file must not exist (a release never overwrites a kept path: it may be another
+// release's) and its folder must exist and be writable. ParameterError naming keep_path otherwise.
+void check_keep_path(const std::string& keep_path);
+
+// The outputs of one release, reserved before any budget is spent (stage validate), so that what
+// validation can catch costs nothing (docs/security.md, "Budget rules and durability"): out_dir
+// and keep_path (if any) are each locked while the release runs, by an exclusive flock on a hidden
+// folder beside them (".<name>.reserved", removed when the release ends; one a killed release
+// left is taken over), and checked again under the lock (out_dir missing or empty, keep_path
+// missing). Releases racing for one folder or one kept path are thus refused before their charge,
+// not after it. Under the lock, staging folders and temporaries that killed releases left beside
+// them are swept. ParameterError naming the parameter when a reservation fails.
+class ReservedOutputs {
+ public:
+  ReservedOutputs(const std::string& out_dir, const std::string& keep_path);
+  ~ReservedOutputs();
+  ReservedOutputs(const ReservedOutputs&) = delete;
+  ReservedOutputs& operator=(const ReservedOutputs&) = delete;
+
+ private:
+  std::string out_dir_, keep_path_, out_lock_, keep_lock_;
+  int out_fd_ = -1, keep_fd_ = -1;
+};
+
+// Whether the file system of `folder` has room for `bytes` more (statvfs, plus 1 MiB of margin);
+// ParameterError naming `parameter` otherwise.
+void check_room(const std::string& folder, std::uintmax_t bytes, const std::string& parameter);
 // True when `inner` is `outer` or lies inside it (after resolving both).
 bool path_within(const std::string& inner, const std::string& outer);
 
-// Writes name → content into a fresh staging folder and renames it to `out_dir`.
+// Writes name → content into a fresh staging folder and renames it to `out_dir` (reserved); on
+// failure the staging folder is removed.
 void publish_folder(const std::string& out_dir, const std::map<std::string, std::string>& files);
 
 // points, draw_1..draw_L (model units), value_1..value_L (response units = center + scale·draw),

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -32,6 +33,7 @@
 #include "gpdp/release/input.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/ledger.hpp"
+#include "gpdp/release/outputs.hpp"
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/request.hpp"
 #include "gpdp/release/snapping.hpp"
@@ -51,6 +53,8 @@ struct ValidatedRelease {
   double scale = 1.0;
   double level = 0.0;       // the threshold in model units, (t − center)/scale
   std::string release_uid;  // random, public: in the certificate and map.tif
+  // --out (and --keep-path) reserved for this release (outputs.hpp), released with the last copy.
+  std::shared_ptr<ReservedOutputs> reserved;
   // The grid samplers may be used: the whole grid, not reprojected.
   bool grid_sampler() const { return evaluation.whole_grid() && !(geo && geo->reprojects()); }
 };
@@ -164,8 +168,14 @@ struct ReleaseOutcome {
   nlohmann::json summary;  // what the CLI prints (also with --json)
   std::vector<std::string> files;
 };
+// Before certify (nothing is spent yet): the file systems of --out and --keep-path have room for
+// what publish will write (ParameterError naming the parameter otherwise).
+void check_room_for(const ReleaseRequest& request, const ReleasedPaths& released,
+                    const Files& files);
 // Writes the kept path (if any), then the release folder (files + certificate.json with every
-// output's SHA-256) in one rename, then the internal evaluation maps (if asked).
+// output's SHA-256) in one rename, then the internal evaluation maps (if asked). When the kept path
+// or the folder cannot be written, what was written is removed and the error rethrown (the caller
+// marks the ledger row failed: run_release()).
 ReleaseOutcome publish(const ReleaseRequest& request, const ValidatedRelease& validated,
                        const ReleaseAccounting& accounting, const ReleasedPaths& released,
                        Files files, Certified certified);
