@@ -356,7 +356,8 @@ TEST(CliRelease, OverlapUnderAnotherNameIsRefusedUnlessOverridden) {
   EXPECT_EQ(cert["dataset"]["new_dataset_despite_overlap"], true);
   EXPECT_EQ(cert["dataset"]["overlap_override"][0]["dataset"], "synthetic");
   EXPECT_EQ(cert["dataset"]["overlap_override"][0]["shared"], 30);
-  EXPECT_NE(r.out.find("DESPITE 30 records shared with 'synthetic'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DESPITE data shared with 'synthetic' (30 records"), std::string::npos)
+      << r.out;
 }
 
 // What the machine cannot hold is a clear error before anything is drawn or spent (issue #29):

@@ -62,7 +62,7 @@ DatasetIdentity identity(Ledger& ledger, const std::string& name, int first, int
     X(i, 0) = 0.01 * k;
     y(i) = k;
   }
-  return {name, fingerprint(X, y, ledger.key()), false};
+  return {name, fingerprint(X, y, ledger.key()), false, {}, {}};
 }
 
 // Budget ε = 2 at δ = 1e-5, filter at α = 8: each μ = 0.25 draw spends 8·0.0625/2 = 0.25 of the
@@ -120,7 +120,8 @@ TEST(Ledger, IdentityIsByRecordsAndOverlapIsRefused) {
     ledger.record(entry("survey-b", 0.25), b, std::nullopt);
     FAIL() << "overlap not refused";
   } catch (const PrivacyError& e) {
-    EXPECT_NE(std::string(e.what()).find("'survey-a' (10 shared)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'survey-a' (10 shared records"), std::string::npos)
+        << e.what();
     EXPECT_EQ(e.parameters(), std::vector<std::string>{"new_dataset_despite_overlap"});
   }
   EXPECT_FALSE(ledger.dataset("survey-b").has_value());
@@ -263,7 +264,8 @@ TEST(Ledger, UpgradesSchemaTwoInPlace) {
   // Back to schema 2 exactly: the releases table without the state columns.
   const char* downgrade =
       "ALTER TABLE releases DROP COLUMN state; ALTER TABLE releases DROP COLUMN state_note;"
-      "DROP TABLE kept_paths; PRAGMA user_version=2;";
+      "DROP TABLE kept_paths; ALTER TABLE datasets DROP COLUMN table_fingerprint;"
+      "ALTER TABLE datasets DROP COLUMN covariate_fingerprint; PRAGMA user_version=2;";
   ASSERT_EQ(sqlite3_exec(db, downgrade, nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   Ledger ledger(path);
@@ -275,7 +277,7 @@ TEST(Ledger, UpgradesSchemaTwoInPlace) {
   sqlite3_stmt* stmt = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(stmt, 0), 4);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 5);
   sqlite3_finalize(stmt);
   sqlite3_close(db);
 }
@@ -325,6 +327,67 @@ TEST(Ledger, KeptPathHasOneHistory) {
   expect_refused(g2, "failed");
 }
 
+// The file's rows and the covariates alone identify a dataset too: the same sites with another
+// response (other units), or the same rows read with other columns, are refused under a new name;
+// jitter below a quarter of the covariates' rounding step still matches. Schema 4 -> 5 keeps the
+// datasets recorded before, with their records only.
+TEST(Ledger, RowsAndCovariatesIdentifyADatasetToo) {
+  test::TempDir dir;
+  const std::string path = dir.file("l.sqlite");
+  {
+    Ledger ledger(path);
+    ledger.record(entry("before", 0.25), identity(ledger, "before", 500, 5), std::nullopt);
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "ALTER TABLE datasets DROP COLUMN table_fingerprint; ALTER TABLE datasets "
+                         "DROP COLUMN covariate_fingerprint; PRAGMA user_version=4;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  Ledger ledger(path);
+  Eigen::MatrixXd X(20, 2);
+  Eigen::VectorXd y(20);
+  std::vector<std::vector<double>> rows;
+  for (int i = 0; i < 20; ++i) {
+    X.row(i) << 178000.0 + 37.0 * i, 330000.0 + 11.0 * i;
+    y(i) = 100 + i;
+    rows.push_back({X(i, 0), X(i, 1), y(i), 7.5});  // an extra column
+  }
+  const auto full = [&](const std::string& name, const Eigen::MatrixXd& x,
+                        const Eigen::VectorXd& response,
+                        const std::vector<std::vector<double>>& table) {
+    const LedgerKey& key = ledger.key();
+    return DatasetIdentity{name, fingerprint(x, response, key), false,
+                           table_fingerprint(table, key), covariate_fingerprint(x, key)};
+  };
+  ledger.record(entry("zinc", 0.25), full("zinc", X, y, rows), std::nullopt);
+  const auto refused = [&](const DatasetIdentity& id, const std::string& why) {
+    try {
+      ledger.check(entry(id.name, 0.25), id, std::nullopt);
+      FAIL() << id.name << " not refused";
+    } catch (const PrivacyError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  // Other units: no record in common, the same sites.
+  refused(full("ug", X, 1000 * y, {}), "20 records at the same covariates");
+  // Other columns of the same rows (swapped axes): the rows match, and so do the sites.
+  Eigen::MatrixXd swapped = X.rowwise().reverse();
+  refused(full("swapped", swapped, y, rows), "20 rows of the same file");
+  // Jitter of 1e-9: the same sites.
+  Eigen::MatrixXd jittered = X.array() + 1e-9;
+  refused(full("jittered", jittered, y, {}), "20 records at the same covariates");
+  // Other sites entirely: admitted.
+  Eigen::MatrixXd elsewhere = X.array() + 0.5;
+  EXPECT_NO_THROW(
+      ledger.check(entry("elsewhere", 0.25), full("elsewhere", elsewhere, y, {}), std::nullopt));
+  // The dataset recorded before schema 5 is matched by its records alone.
+  EXPECT_NO_THROW(ledger.check(entry("x", 0.25), identity(ledger, "x", 0, 5), std::nullopt));
+  refused(identity(ledger, "y", 500, 5), "5 shared records");
+}
+
 // Schema 3 -> 4: kept-path histories. A path released before has none until first opened; then the
 // file it was opened with starts its history.
 TEST(Ledger, UpgradesSchemaThreeAndStartsHistoriesWhenPathsAreOpened) {
@@ -339,9 +402,12 @@ TEST(Ledger, UpgradesSchemaThreeAndStartsHistoriesWhenPathsAreOpened) {
   }
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(
-      sqlite3_exec(db, "DROP TABLE kept_paths; PRAGMA user_version=3;", nullptr, nullptr, nullptr),
-      SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "DROP TABLE kept_paths; ALTER TABLE datasets DROP COLUMN "
+                         "table_fingerprint; ALTER TABLE datasets DROP COLUMN "
+                         "covariate_fingerprint; PRAGMA user_version=3;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(db);
   Ledger ledger(path);
   EXPECT_FALSE(ledger.path_history(id).has_value());
@@ -352,7 +418,7 @@ TEST(Ledger, UpgradesSchemaThreeAndStartsHistoriesWhenPathsAreOpened) {
   sqlite3_stmt* stmt = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(stmt, 0), 4);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 5);
   sqlite3_finalize(stmt);
   sqlite3_close(db);
 }

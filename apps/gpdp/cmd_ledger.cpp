@@ -147,9 +147,11 @@ void run_migrate(MigrateFlags& f, const CLI::App* sub) {
     require(!f.dataset.empty(), "--dataset NAME is required with --data");
     const release::InputSpec spec = to_input_spec(f.data, f.input, sub, false);
     const auto records = release::read_records(f.data.path, spec);
+    const release::LedgerKey& key = ledger.key();
     const release::DatasetIdentity id{
-        f.dataset, release::fingerprint(records.X, records.raw_response, ledger.key()),
-        f.new_dataset};
+        f.dataset, release::fingerprint(records.X, records.raw_response, key), f.new_dataset,
+        release::table_fingerprint(records.numeric_rows, key),
+        release::covariate_fingerprint(records.X, key)};
     const auto d = ledger.migrate_legacy(records.sha256, id);
     fmt::print(
         "migrated the releases of {} (SHA-256 {}) to dataset '{}': {} release(s), {} "

@@ -43,8 +43,11 @@ std::string dataset_line(const json& d) {
                   earlier == 0 ? std::string("its first release")
                                : fmt::format("{} earlier release(s)", earlier));
   for (const auto& o : d["overlap_override"]) {
-    line += fmt::format("; released DESPITE {} records shared with '{}'", o["shared"].get<long>(),
-                        o["dataset"].get<std::string>());
+    line += fmt::format(
+        "; released DESPITE data shared with '{}' ({} records, {} rows of the file, {} records at "
+        "the same covariates)",
+        o["dataset"].get<std::string>(), o["shared"].get<long>(), o.value("shared_rows", 0L),
+        o.value("shared_covariates", 0L));
   }
   return line;
 }

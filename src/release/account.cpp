@@ -88,9 +88,10 @@ ReleaseAccounting account_mechanism(const ReleaseRequest& q, const ValidatedRele
 
 ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v, Ledger& ledger) {
   ReleaseAccounting a = account_mechanism(q, v);
-  a.identity = {q.dataset,
-                fingerprint(v.prepared.raw_covariates, v.prepared.raw_response, ledger.key()),
-                q.new_dataset_despite_overlap};
+  const LedgerKey& key = ledger.key();
+  a.identity = {q.dataset, fingerprint(v.prepared.raw_covariates, v.prepared.raw_response, key),
+                q.new_dataset_despite_overlap, table_fingerprint(v.prepared.numeric_rows, key),
+                covariate_fingerprint(v.prepared.raw_covariates, key)};
   a.entry = ledger_entry(q, v, a);
   return a;
 }

@@ -156,7 +156,10 @@ json ledger_json(const std::string& path, const LedgerDecision& d) {
 json dataset_json(const ReleaseAccounting& a, const LedgerDecision& d) {
   json overridden = json::array();
   for (const auto& o : d.overridden)
-    overridden.push_back({{"dataset", o.dataset}, {"shared", o.shared}});
+    overridden.push_back({{"dataset", o.dataset},
+                          {"shared", o.shared},
+                          {"shared_rows", o.shared_rows},
+                          {"shared_covariates", o.shared_covariates}});
   return {{"name", a.identity.name},
           {"records", a.identity.fingerprint.records},
           {"distinct_records", a.identity.fingerprint.hashes.size()},
@@ -165,7 +168,8 @@ json dataset_json(const ReleaseAccounting& a, const LedgerDecision& d) {
           {"overlap_override", overridden},
           {"identity",
            "keyed hashes of the records (covariates, raw response) as parsed, in any file "
-           "layout; docs/security.md"}};
+           "layout, of the file's rows (any column choice) and of the covariates alone; "
+           "docs/security.md"}};
 }
 
 // Against the whole budget: (α_B, B)-RDP with |Λ| = 1 (the filter's theorem), and (ε_B, δ_B).

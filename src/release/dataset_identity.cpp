@@ -9,6 +9,7 @@
 #include <bit>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -135,6 +136,94 @@ Fingerprint fingerprint(const Eigen::MatrixXd& X, const Eigen::VectorXd& raw_y,
   std::sort(f.hashes.begin(), f.hashes.end());
   f.hashes.erase(std::unique(f.hashes.begin(), f.hashes.end()), f.hashes.end());
   return f;
+}
+
+namespace {
+
+void sort_unique(std::vector<RecordHash>& hashes) {
+  std::sort(hashes.begin(), hashes.end());
+  hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+}
+
+// Distinct keys for the three kinds of hash (a row of the file, covariates, a record), so that
+// equal numbers of another kind never collide.
+constexpr double kTableTag = 1.0e300, kCovariateTag = -1.0e300;
+
+constexpr int kCovariateBits = 24;  // significant bits kept of each covariate
+
+// v = m·2^e with m in [0.5, 1): the step index of m at kCovariateBits bits, and the index on the
+// other side when m lies within a quarter step of a boundary.
+std::vector<double> rounded_candidates(double v) {
+  if (v == 0.0) return {0.0};
+  int e = 0;
+  const double m = std::frexp(v, &e);
+  const double scaled = std::ldexp(m, kCovariateBits);
+  const double nearest = std::round(scaled);
+  std::vector<double> out{std::ldexp(nearest, e - kCovariateBits)};
+  const double offset = scaled - nearest;  // in [−0.5, 0.5]
+  if (std::abs(offset) > 0.25)
+    out.push_back(std::ldexp(nearest + (offset > 0 ? 1.0 : -1.0), e - kCovariateBits));
+  return out;
+}
+
+RecordHash sorted_hash(std::vector<double> values, double tag, const LedgerKey& key) {
+  std::sort(values.begin(), values.end());
+  values.push_back(tag);
+  return key.hash(values);
+}
+
+}  // namespace
+
+Fingerprint table_fingerprint(const std::vector<std::vector<double>>& numeric_rows,
+                              const LedgerKey& key) {
+  init_sodium();
+  Fingerprint f;
+  f.records = static_cast<long>(numeric_rows.size());
+  for (const auto& row : numeric_rows) {
+    if (!row.empty()) f.hashes.push_back(sorted_hash(row, kTableTag, key));
+  }
+  sort_unique(f.hashes);
+  return f;
+}
+
+CovariateFingerprint covariate_fingerprint(const Eigen::MatrixXd& X, const LedgerKey& key) {
+  init_sodium();
+  CovariateFingerprint c;
+  c.own.records = static_cast<long>(X.rows());
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    std::vector<std::vector<double>> candidates;
+    std::vector<double> own;
+    for (Eigen::Index j = 0; j < X.cols(); ++j) {
+      candidates.push_back(rounded_candidates(X(i, j) + 0.0));
+      own.push_back(candidates.back().front());
+    }
+    c.own.hashes.push_back(sorted_hash(own, kCovariateTag, key));
+    // Every combination of the candidates (at most 2^dim).
+    std::vector<RecordHash> probes;
+    std::vector<std::size_t> pick(candidates.size(), 0);
+    for (;;) {
+      std::vector<double> tuple;
+      for (std::size_t j = 0; j < candidates.size(); ++j) tuple.push_back(candidates[j][pick[j]]);
+      probes.push_back(sorted_hash(tuple, kCovariateTag, key));
+      std::size_t j = 0;
+      while (j < pick.size() && ++pick[j] == candidates[j].size()) pick[j++] = 0;
+      if (j == pick.size()) break;
+    }
+    c.probes.push_back(std::move(probes));
+  }
+  sort_unique(c.own.hashes);
+  return c;
+}
+
+long shared_covariates(const std::vector<std::vector<RecordHash>>& probes,
+                       const std::vector<RecordHash>& known) {
+  long shared = 0;
+  for (const auto& record : probes) {
+    shared += std::any_of(record.begin(), record.end(), [&](const RecordHash& h) {
+      return std::binary_search(known.begin(), known.end(), h);
+    });
+  }
+  return shared;
 }
 
 long shared_records(const std::vector<RecordHash>& a, const std::vector<RecordHash>& b) {

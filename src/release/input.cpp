@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -134,6 +135,20 @@ RawRecords parse_records(const std::string& text, const std::string& source,
   r.raw_response = table.numeric({spec.y_column}).col(0);
   r.covariate_names = covariates;
   r.line_numbers = table.line_numbers;
+  for (const auto& row : table.rows) {
+    std::vector<double> numbers;
+    for (const auto& cell : row) {
+      std::string_view t(cell);
+      while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+      while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
+        t.remove_suffix(1);
+      double v = 0;
+      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+      if (!t.empty() && ec == std::errc() && end == t.data() + t.size() && std::isfinite(v))
+        numbers.push_back(v + 0.0);
+    }
+    r.numeric_rows.push_back(std::move(numbers));
+  }
   return r;
 }
 
@@ -161,6 +176,7 @@ PreparedData prepare_records(RawRecords records, const std::string& source, cons
   out.file_bytes = records.file_bytes;
   out.raw_covariates = records.X;
   out.raw_response = records.raw_response;
+  out.numeric_rows = std::move(records.numeric_rows);
   Dataset& d = out.data;
   d.source = source;
   d.X = std::move(records.X);

@@ -17,16 +17,18 @@ namespace {
 using nlohmann::json;
 
 constexpr int kApplicationId = 0x47504450;  // "GPDP"
-constexpr int kSchemaVersion = 4;
-constexpr int kPathlessSchemaVersion = 3;   // before kept-path histories
-constexpr int kStatelessSchemaVersion = 2;  // before release states
+constexpr int kSchemaVersion = 5;
+constexpr int kRecordsOnlySchemaVersion = 4;  // before the file's and the covariates' fingerprints
+constexpr int kPathlessSchemaVersion = 3;     // before kept-path histories
+constexpr int kStatelessSchemaVersion = 2;    // before release states
 constexpr int kLegacySchemaVersion = 1;
 constexpr int kBusyTimeoutMs = 60000;
 
 constexpr const char* kSchema =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "CREATE TABLE datasets(name TEXT PRIMARY KEY, created TEXT NOT NULL, records INTEGER NOT "
-    "NULL, fingerprint BLOB NOT NULL);"
+    "NULL, fingerprint BLOB NOT NULL, table_fingerprint BLOB NOT NULL DEFAULT x'', "
+    "covariate_fingerprint BLOB NOT NULL DEFAULT x'');"
     "CREATE TABLE budgets(dataset TEXT PRIMARY KEY, filter TEXT NOT NULL, created TEXT NOT NULL);"
     "CREATE TABLE releases(id INTEGER PRIMARY KEY AUTOINCREMENT, dataset TEXT NOT NULL, created "
     "TEXT NOT NULL, record TEXT NOT NULL, epsilon REAL NOT NULL, delta REAL NOT NULL, conversion "
@@ -49,6 +51,12 @@ constexpr const char* kAddPathHistories =
     "CREATE TABLE kept_paths(path_id TEXT PRIMARY KEY, release_id INTEGER NOT NULL, answered "
     "INTEGER NOT NULL, digest TEXT NOT NULL, pending_answered INTEGER, pending_digest TEXT, "
     "private INTEGER NOT NULL, updated TEXT NOT NULL);";
+
+// Schema 4 -> 5: the fingerprints of the files' rows and of the covariates alone. Datasets
+// recorded before have none until their next release (docs/security.md).
+constexpr const char* kAddWiderIdentity =
+    "ALTER TABLE datasets ADD COLUMN table_fingerprint BLOB NOT NULL DEFAULT x'';"
+    "ALTER TABLE datasets ADD COLUMN covariate_fingerprint BLOB NOT NULL DEFAULT x'';";
 
 constexpr const char* kReleaseColumns =
     "id, dataset, created, record, epsilon, delta, conversion, parameters, out_dir, path_id, "
@@ -195,30 +203,48 @@ struct Ledger::Db {
     if (!s.step()) return std::nullopt;
     return Fingerprint::from_blob(s.blob(0), static_cast<long>(s.integer(1)));
   }
+  // Other datasets sharing records, rows of the file or covariates with `id`.
   std::vector<Overlap> overlaps(const DatasetIdentity& id) const {
-    Statement s(handle, "SELECT name, fingerprint FROM datasets WHERE name != ?1 ORDER BY name",
+    Statement s(handle,
+                "SELECT name, fingerprint, table_fingerprint, covariate_fingerprint FROM datasets "
+                "WHERE name != ?1 ORDER BY name",
                 path);
     s.bind(1, id.name);
     std::vector<Overlap> out;
     while (s.step()) {
-      const auto other = Fingerprint::from_blob(s.blob(1), 0);
-      const long shared = shared_records(id.fingerprint.hashes, other.hashes);
-      if (shared > 0) out.push_back({s.text(0), shared});
+      Overlap o{s.text(0)};
+      o.shared = shared_records(id.fingerprint.hashes, Fingerprint::from_blob(s.blob(1), 0).hashes);
+      o.shared_rows = shared_records(id.table.hashes, Fingerprint::from_blob(s.blob(2), 0).hashes);
+      o.shared_covariates =
+          shared_covariates(id.covariates.probes, Fingerprint::from_blob(s.blob(3), 0).hashes);
+      if (o.shared > 0 || o.shared_rows > 0 || o.shared_covariates > 0) out.push_back(o);
     }
     return out;
   }
   void merge_records(const DatasetIdentity& id) const {
-    const auto known = fingerprint(id.name);
-    Fingerprint all = id.fingerprint;
-    if (known) all.hashes = merged(known->hashes, id.fingerprint.hashes);
-    Statement s(handle,
-                "INSERT INTO datasets(name, created, records, fingerprint) VALUES(?1,?2,?3,?4) "
-                "ON CONFLICT(name) DO UPDATE SET records = ?3, fingerprint = ?4",
+    Statement k(handle,
+                "SELECT fingerprint, table_fingerprint, covariate_fingerprint FROM datasets WHERE "
+                "name = ?1",
                 path);
+    k.bind(1, id.name);
+    Fingerprint records = id.fingerprint, rows = id.table, covariates = id.covariates.own;
+    if (k.step()) {
+      records.hashes = merged(Fingerprint::from_blob(k.blob(0), 0).hashes, records.hashes);
+      rows.hashes = merged(Fingerprint::from_blob(k.blob(1), 0).hashes, rows.hashes);
+      covariates.hashes = merged(Fingerprint::from_blob(k.blob(2), 0).hashes, covariates.hashes);
+    }
+    Statement s(
+        handle,
+        "INSERT INTO datasets(name, created, records, fingerprint, table_fingerprint, "
+        "covariate_fingerprint) VALUES(?1,?2,?3,?4,?5,?6) ON CONFLICT(name) DO UPDATE SET "
+        "records = ?3, fingerprint = ?4, table_fingerprint = ?5, covariate_fingerprint = ?6",
+        path);
     s.bind(1, id.name);
     s.bind(2, utc_timestamp());
-    s.bind(3, static_cast<long long>(all.hashes.size()));
-    s.bind_blob(4, all.blob());
+    s.bind(3, static_cast<long long>(records.hashes.size()));
+    s.bind_blob(4, records.blob());
+    s.bind_blob(5, rows.blob());
+    s.bind_blob(6, covariates.blob());
     s.step();
   }
   void insert_filter(const std::string& dataset, const privacy::RenyiFilter& f) const {
@@ -301,18 +327,28 @@ struct Ledger::Db {
 
 namespace {
 
-// PrivacyError naming the earlier dataset(s) that share records with this release.
+std::string describe(const Overlap& o) {
+  std::vector<std::string> parts;
+  if (o.shared > 0) parts.push_back(fmt::format("{} shared records", o.shared));
+  if (o.shared_rows > 0) parts.push_back(fmt::format("{} rows of the same file", o.shared_rows));
+  if (o.shared_covariates > 0)
+    parts.push_back(fmt::format("{} records at the same covariates", o.shared_covariates));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// PrivacyError naming the earlier dataset(s) that share data with this release.
 [[noreturn]] void refuse_overlap(const std::string& path, const DatasetIdentity& id,
                                  const std::vector<Overlap>& overlaps) {
   std::string names;
   for (const auto& o : overlaps)
-    names += fmt::format("{}'{}' ({} shared)", names.empty() ? "" : ", ", o.dataset, o.shared);
+    names += fmt::format("{}'{}' ({})", names.empty() ? "" : ", ", o.dataset, describe(o));
   throw PrivacyError(
-      fmt::format("ledger {}: {} of the {} distinct records of dataset '{}' were already released "
-                  "as dataset {}; a budget belongs to the records, so release them under that "
-                  "dataset's name (their releases then compose), or, if they are truly a new "
-                  "dataset, set new_dataset_despite_overlap (the certificate records it)",
-                  path, overlaps.front().shared, id.fingerprint.hashes.size(), id.name, names),
+      fmt::format("ledger {}: the data of dataset '{}' ({} distinct records) were already "
+                  "released as dataset {}; a budget belongs to the people in the data, whatever "
+                  "columns, units or name a release uses, so release them under that dataset's "
+                  "name (their releases then compose), or, if they are truly a new dataset, set "
+                  "new_dataset_despite_overlap (the certificate records it)",
+                  path, id.name, id.fingerprint.hashes.size(), names),
       {"new_dataset_despite_overlap"});
 }
 
@@ -365,9 +401,10 @@ Ledger::Ledger(const std::string& path, const std::string& key_path, Mode mode)
         db_->upgrade_legacy();
       } else if (version == kLegacySchemaVersion) {
         throw InputError(migration_help(path));
-      } else if (version == kStatelessSchemaVersion || version == kPathlessSchemaVersion) {
-        if (version == kStatelessSchemaVersion) db_->exec(kAddStates);
-        db_->exec(kAddPathHistories);
+      } else if (version >= kStatelessSchemaVersion && version < kSchemaVersion) {
+        if (version <= kStatelessSchemaVersion) db_->exec(kAddStates);
+        if (version <= kPathlessSchemaVersion) db_->exec(kAddPathHistories);
+        if (version <= kRecordsOnlySchemaVersion) db_->exec(kAddWiderIdentity);
         db_->exec(fmt::format("PRAGMA user_version={};", kSchemaVersion));
       } else if (version != kSchemaVersion) {
         throw InputError(
@@ -608,7 +645,8 @@ LedgerDecision Ledger::decision(long long id) const {
   d.id = id;
   d.earlier_releases = static_cast<long>(earlier.size());
   for (const auto& o : mine.identity.value("overlap_override", json::array()))
-    d.overridden.push_back({o.at("dataset").get<std::string>(), o.at("shared").get<long>()});
+    d.overridden.push_back({o.at("dataset").get<std::string>(), o.at("shared").get<long>(),
+                            o.value("shared_rows", 0L), o.value("shared_covariates", 0L)});
   d.filter = db_->filter(mine.dataset);
   if (d.filter) {
     const std::string source = fmt::format("ledger {}", path_);
@@ -689,7 +727,10 @@ LedgerDecision Ledger::decide(const LedgerEntry& entry, const DatasetIdentity& i
     row.state = *insert;
     json overridden = json::array();
     for (const auto& o : overlaps)
-      overridden.push_back({{"dataset", o.dataset}, {"shared", o.shared}});
+      overridden.push_back({{"dataset", o.dataset},
+                            {"shared", o.shared},
+                            {"shared_rows", o.shared_rows},
+                            {"shared_covariates", o.shared_covariates}});
     row.identity = {{"records", identity.fingerprint.records},
                     {"distinct_records", identity.fingerprint.hashes.size()},
                     {"overlap_override", overridden}};

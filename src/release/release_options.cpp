@@ -41,8 +41,8 @@ std::vector<options::OptionSpec> release_own_options() {
              "records under this name share one budget, whatever the file layout")
           .as_required(),
       option("--new-dataset-despite-overlap", OptionType::Flag, false,
-             "Release under --dataset although its records were already released under another "
-             "name (recorded in the certificate)"),
+             "Release under --dataset although its records, its file's rows or its covariates "
+             "were already released under another name (recorded in the certificate)"),
       option("--ledger", OptionType::Text, nullptr, "Budget ledger (SQLite; created if missing)")
           .as_required()
           .in_scope(OptionScope::Cli),
@@ -71,7 +71,8 @@ std::vector<options::OptionSpec> release_own_options() {
              "Seed the RNG (reproducible, NOT PRIVATE: the certificate says so)"),
       option("--keep-path", OptionType::Text, nullptr,
              "Keep the released path's state (mode 0600, encrypted with --path-key or "
-             "--path-passphrase-env) for later 'gpdp query'; must lie outside --out")
+             "--path-passphrase-env) for later 'gpdp query'; a new file (a kept path is never "
+             "overwritten), outside --out")
           .in_scope(OptionScope::Cli),
       option("--internal-eval", OptionType::Text, nullptr,
              "Also write the NON-PRIVATE posterior maps (μ_D, p_D), watermarked NOT FOR RELEASE, "

@@ -53,6 +53,8 @@ struct RawRecords {
   Eigen::VectorXd raw_response;
   std::vector<std::string> covariate_names;
   std::vector<std::size_t> line_numbers;
+  // Every row's numeric cells, whatever its columns (the file's identity, dataset_identity.hpp).
+  std::vector<std::vector<double>> numeric_rows;
   std::string sha256;
   std::size_t file_bytes = 0;
 };
@@ -65,8 +67,9 @@ struct PreparedData {
   Dataset data;                    // responses after transform, centring/scaling and clipping
   Eigen::MatrixXd raw_covariates;  // as parsed, in the declared CRS (the records' identity)
   Eigen::VectorXd raw_response;    // as parsed, before the transform (the records' identity)
-  std::string sha256;              // of the exact bytes parsed
-  long clipped = 0;                // responses clipped to ±M_Y
+  std::vector<std::vector<double>> numeric_rows;  // every row's numeric cells (the file's identity)
+  std::string sha256;                             // of the exact bytes parsed
+  long clipped = 0;                               // responses clipped to ±M_Y
   std::size_t file_bytes = 0;
 };
 

@@ -21,8 +21,9 @@
 //    (points answered, keyed digest of the answers) and moves it on every save; a path file that is
 //    behind it (an older copy, a restored backup) or ahead of it (written without the ledger) is
 //    refused, and one that ever answered with a seeded generator stays non-private.
-// Schema 4 (schema 3 + kept-path histories; schema 3 = schema 2 + each release's state). Schema-2
-// and -3 ledgers are upgraded in place when opened (a schema-2 ledger's releases are Published;
+// Schema 5 (schema 4 + the fingerprints of the files' rows and of the covariates; schema 4 = schema
+// 3 + kept-path histories; schema 3 = schema 2 + each release's state). Schema-2, -3 and -4
+// ledgers are upgraded in place when opened (a schema-2 ledger's releases are Published;
 // a path released before schema 4 gets its history when first opened); a schema-1 ledger (budgets
 // keyed by the SHA-256 of a data file) is refused with the command that migrates it
 // (migrate_legacy()).
@@ -89,16 +90,20 @@ struct PathHistory {
 // Who a release is about: the dataset's name and its records' fingerprint.
 struct DatasetIdentity {
   std::string name;
-  Fingerprint fingerprint;
+  Fingerprint fingerprint;  // the records
   // Release even though these records were already released under another name (the data holder
   // takes responsibility; recorded in the ledger and the certificate).
   bool new_dataset_despite_overlap = false;
+  Fingerprint table;                // the file's rows, any column choice (empty: not known)
+  CovariateFingerprint covariates;  // the covariates alone (empty: not known)
 };
 
-// Records shared with another dataset of the ledger.
+// Data shared with another dataset of the ledger.
 struct Overlap {
   std::string dataset;
-  long shared = 0;
+  long shared = 0;             // records
+  long shared_rows = 0;        // rows of the file (numeric cells), whatever columns were used
+  long shared_covariates = 0;  // records whose covariates the other dataset has
 };
 
 struct LedgerDecision {
