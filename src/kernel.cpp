@@ -95,11 +95,14 @@ double Kernel::operator()(const Eigen::Ref<const Eigen::RowVectorXd>& a,
 
 void Kernel::of_distances(const Eigen::MatrixXd& distances, Eigen::MatrixXd& out) const {
   out.resize(distances.rows(), distances.cols());
+  of_distances(distances.data(), out.data(), static_cast<std::size_t>(distances.size()));
+}
+
+void Kernel::of_distances(const double* distances, double* out, std::size_t count) const {
   if (family_ == KernelFamily::Exponential) {
-    exp_scaled(distances.data(), out.data(), static_cast<std::size_t>(distances.size()),
-               -1.0 / ell_);
+    exp_scaled(distances, out, count, -1.0 / ell_);
   } else {
-    out = distances.unaryExpr([&](double d) { return of_distance(d); });
+    for (std::size_t i = 0; i < count; ++i) out[i] = of_distance(distances[i]);
   }
 }
 

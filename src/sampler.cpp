@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
+#include "gpdp/memory.hpp"
 #include "gpdp/samplers/dense.hpp"
 #include "gpdp/samplers/markov.hpp"
 #include "gpdp/samplers/pathwise.hpp"
@@ -15,6 +16,21 @@ namespace {
 // Auto uses the pathwise sampler on grids at least this large (below it the m x m dense
 // factorisation costs less than the pathwise sampler's O(n³ + n m + m log m) set-up).
 constexpr long kPathwiseAutoMinPoints = 1024;
+
+// Operations of a dense draw on m points with n data: the m x m factorisation and the m x m
+// posterior covariance K_GG − K_GX (K + r²I)⁻¹ K_XG.
+double dense_flops(Eigen::Index n, long m) {
+  const auto nd = static_cast<double>(n), md = static_cast<double>(m);
+  return md * md * md / 3.0 + nd * md * md + nd * nd * md;
+}
+
+// Whether the dense sampler's two m x m matrices fit in memory (else it would refuse).
+bool dense_fits(Eigen::Index n, long m) {
+  const auto md = static_cast<double>(m), nd = static_cast<double>(n);
+  return static_cast<double>(dense_bytes(md, md, 2)) +
+             static_cast<double>(dense_bytes(nd, md, 2)) <=
+         static_cast<double>(available_memory());
+}
 
 // The markov sampler draws exactly only for the 1-D exponential kernel (Ornstein-Uhlenbeck).
 void check_markov(const Posterior& posterior) {
@@ -94,10 +110,7 @@ PreparedSampler::PreparedSampler(const Posterior& posterior, const Grid& grid,
         break;
       }
       method_ = SamplerMethod::Dense;
-      if (grid.size() >= kPathwiseAutoMinPoints) {
-        why_not_pathwise_ = pathwise_unavailable_reason(posterior, grid, eta_);
-        if (why_not_pathwise_.empty()) method_ = SamplerMethod::Pathwise;
-      }
+      if (grid.size() >= kPathwiseAutoMinPoints) choose_pathwise(posterior, grid);
       break;
     case SamplerMethod::Dense:
       method_ = SamplerMethod::Dense;
@@ -107,7 +120,11 @@ PreparedSampler::PreparedSampler(const Posterior& posterior, const Grid& grid,
       method_ = SamplerMethod::Markov;
       break;
     case SamplerMethod::Pathwise: {
-      const std::string why_not = pathwise_unavailable_reason(posterior, grid, eta_);
+      std::string why_not = pathwise_unavailable_reason(posterior, grid, eta_);
+      if (why_not.empty()) {
+        pathwise_ = std::make_unique<PathwiseSampler>(posterior, grid, eta_);
+        why_not = pathwise_->reason();
+      }
       if (!why_not.empty()) {
         throw ParameterError({"sampler"},
                              fmt::format("sampler pathwise cannot draw exactly here: {}", why_not));
@@ -116,8 +133,36 @@ PreparedSampler::PreparedSampler(const Posterior& posterior, const Grid& grid,
       break;
     }
   }
-  if (method_ == SamplerMethod::Dense)
+  if (method_ != SamplerMethod::Dense) return;
+  try {
     dense_ = std::make_unique<DenseSampler>(posterior, xs_, eta_);
+  } catch (const ResourceError& e) {
+    if (why_not_pathwise_.empty()) throw;
+    throw ResourceError(fmt::format("{} (pathwise not used: {})", e.what(), why_not_pathwise_));
+  }
+}
+
+// Auto on a grid: pathwise when it draws exactly and, with off-lattice covariates, when their
+// set-up (~n² M) costs less than the dense draw or the dense draw would not fit; its set-up then
+// runs here, once. Otherwise dense, and why_not_pathwise_ says why.
+void PreparedSampler::choose_pathwise(const Posterior& posterior, const Grid& grid) {
+  const PathwisePlan plan = plan_pathwise(posterior, grid, eta_);
+  why_not_pathwise_ = plan.reason;
+  if (why_not_pathwise_.empty() && plan.off_lattice > 0 &&
+      plan.setup_flops > dense_flops(posterior.n(), grid.size()) &&
+      dense_fits(posterior.n(), grid.size())) {
+    why_not_pathwise_ = fmt::format(
+        "conditioning the {} off-lattice covariates on a torus of {} nodes costs ~{:.3g} GFLOP, "
+        "more than this dense draw's ~{:.3g} GFLOP",
+        plan.off_lattice, plan.torus_points, plan.setup_flops / 1e9,
+        dense_flops(posterior.n(), grid.size()) / 1e9);
+  }
+  if (!why_not_pathwise_.empty()) return;
+  auto pathwise = std::make_unique<PathwiseSampler>(posterior, grid, eta_);
+  why_not_pathwise_ = pathwise->reason();
+  if (!why_not_pathwise_.empty()) return;
+  pathwise_ = std::move(pathwise);
+  method_ = SamplerMethod::Pathwise;
 }
 
 PreparedSampler::PreparedSampler(PreparedSampler&&) noexcept = default;
@@ -141,7 +186,7 @@ Draws PreparedSampler::draw(const Posterior& posterior, int draws, Rng& rng) con
     case SamplerMethod::Markov:
       return sample_markov(posterior, xs_, draws, rng, eta_);
     case SamplerMethod::Pathwise:
-      return sample_pathwise(posterior, *grid_, draws, rng, eta_);
+      return pathwise_->draw(posterior, draws, rng);
     default: {
       Draws d = dense_->draw(posterior, draws, rng);
       if (!why_not_pathwise_.empty())

@@ -16,24 +16,13 @@
 #include "gpdp/error.hpp"
 #include "gpdp/samplers/circulant.hpp"
 #include "support/gof.hpp"
+#include "support/lattice_points.hpp"
 
 namespace gpdp {
 namespace {
 
 constexpr int kDraws = 20000;
 constexpr double kAlpha = 1e-4;
-
-Points lattice_points(const Lattice& lat) {
-  const long n1 = lat.counts[0], n2 = lat.dim() > 1 ? lat.counts[1] : 1;
-  Points p(n1 * n2, lat.dim());
-  for (long i2 = 0; i2 < n2; ++i2) {
-    for (long i1 = 0; i1 < n1; ++i1) {
-      p(i2 * n1 + i1, 0) = static_cast<double>(i1) * lat.steps[0];
-      if (lat.dim() > 1) p(i2 * n1 + i1, 1) = static_cast<double>(i2) * lat.steps[1];
-    }
-  }
-  return p;
-}
 
 // The embedding's row written out independently from its definition (header of circulant.hpp):
 // minimal/padded: k at the minimum-image lag; cut-off: k on [0, d], b₀(c − r)² on [d, c], 0
@@ -104,7 +93,7 @@ void expect_matches_dense(const Kernel& k, const Lattice& lat, const EmbeddingCh
   EXPECT_NEAR(emb.attempt().min_eigenvalue, dense_eig.minCoeff(), 1e-12 * scale);
   // Exactness: the circulant restricted to the lattice is the kernel matrix K.
   const auto idx = lattice_in_torus(lat, ch);
-  const Eigen::MatrixXd gram = k.gram(lattice_points(lat));
+  const Eigen::MatrixXd gram = k.gram(test::lattice_points(lat));
   for (std::size_t a = 0; a < idx.size(); ++a) {
     for (std::size_t b = 0; b < idx.size(); ++b) {
       EXPECT_NEAR(c(idx[a], idx[b]),
@@ -214,7 +203,7 @@ TEST(Circulant, ApplyCovarianceIsKTimesV) {
   for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = rng.standard_normal();
   Eigen::VectorXd out(lat.size());
   emb->apply_covariance(v.data(), out.data());
-  const Eigen::VectorXd expected = k.gram(lattice_points(lat)) * v;
+  const Eigen::VectorXd expected = k.gram(test::lattice_points(lat)) * v;
   EXPECT_LT((out - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
 }
 
@@ -233,7 +222,7 @@ void expect_prior_law(const Kernel& k, const Lattice& lat, const EmbeddingChoice
     }
   }
   const double s = scale == 0.0 ? 1.0 : scale;
-  const Eigen::MatrixXd cov = s * s * k.gram(lattice_points(lat));
+  const Eigen::MatrixXd cov = s * s * k.gram(test::lattice_points(lat));
   const auto fit = test::check_gaussian(draws, zero, cov);
   EXPECT_GT(fit.chi2_p, kAlpha) << emb.attempt().describe();
   EXPECT_GT(fit.ks_min_p, kAlpha) << emb.attempt().describe();
@@ -275,7 +264,7 @@ TEST(Circulant, StatisticalCheckRejectsAWrongCovariance) {
   SeededRng rng(15);
   Eigen::MatrixXd draws(lat.size(), kDraws);
   for (int l = 0; l < kDraws; ++l) emb.draw(rng, draws.col(l).data());
-  EXPECT_GT(test::whitened_covariance_deviation(draws, k.gram(lattice_points(lat))), 5.5);
+  EXPECT_GT(test::whitened_covariance_deviation(draws, k.gram(test::lattice_points(lat))), 5.5);
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "gpdp/error.hpp"
 #include "gpdp/samplers/pathwise.hpp"
@@ -111,17 +113,128 @@ TEST(Pathwise, MeanEqualsPosteriorMeanToRoundoff) {
   }
 }
 
+// Scattered data: covariates uniform on the grid's box widened by 10 % each side (so some lie
+// outside the grid), off every refined lattice; y = sin(4 x₁) + noise.
+Posterior scattered_posterior(const Kernel& k, const Grid& grid, int n, double r, double sigma,
+                              std::uint64_t seed) {
+  SeededRng rng(seed);
+  Points x(n, grid.dim());
+  for (int a = 0; a < grid.dim(); ++a) {
+    const GridAxis& axis = grid.axes()[static_cast<std::size_t>(a)];
+    const double span = axis.hi - axis.lo;
+    for (int i = 0; i < n; ++i) x(i, a) = axis.lo - 0.1 * span + 1.2 * span * rng.uniform01();
+  }
+  Eigen::VectorXd y(n);
+  for (int i = 0; i < n; ++i) y[i] = std::sin(4.0 * x(i, 0)) + 0.3 * rng.standard_normal();
+  return Posterior(k, x, y, {r, sigma});
+}
+
+// The checks of the header against the law written out from docs/mathematics.md §1
+// (test::analytic_law, an explicit inverse: not the code under test). 208–240 points: the
+// whitened covariance has ≤ 2.9·10⁴ entries, so its threshold is 6.5 standard errors (false alarm
+// ≤ 2.4·10⁻⁶ under the normal approximation); it detects a whitened error of 0.046.
+struct LawCheck {
+  double chi2_p, ks_min_p, whitened;
+  bool rejects() const { return chi2_p < kAlpha || ks_min_p < kAlpha || whitened > 6.5; }
+};
+LawCheck check_against_analytic(const Draws& draws, const Posterior& post, const Grid& grid,
+                                double eta) {
+  const Points pts = grid.points();
+  const auto law =
+      test::analytic_law(post.kernel(), post.X(), post.y(), post.r(), post.sigma(), eta, pts);
+  const auto fit = test::check_gaussian(draws.values, law.mean, law.cov);
+  return {fit.chi2_p, fit.ks_min_p, whitened_deviation(draws.values, law.mean, law.cov)};
+}
+
+void expect_off_lattice_law(const Posterior& post, const Grid& grid, double eta, std::uint64_t seed,
+                            const std::vector<std::string>& in_detail) {
+  ASSERT_EQ(pathwise_unavailable_reason(post, grid, eta), "");
+  SeededRng rng(seed);
+  const Draws draws = sample_pathwise(post, grid, kDraws, rng, eta);
+  for (const auto& text : in_detail)
+    EXPECT_NE(draws.detail.find(text), std::string::npos) << draws.detail;
+  const LawCheck c = check_against_analytic(draws, post, grid, eta);
+  EXPECT_FALSE(c.rejects()) << c.chi2_p << " " << c.ks_min_p << " " << c.whitened << "\n"
+                            << draws.detail;
+}
+
+TEST(Pathwise, PosteriorLaw2DOffLatticeWithEta) {
+  // 25 scattered covariates, exponential ℓ = 0.3, a 16 x 13 grid (208 points), η = 0.5.
+  const Grid grid = Grid::parse("0:1:16,0:1:13");
+  expect_off_lattice_law(scattered_posterior(Kernel::exponential(0.3), grid, 25, 0.4, 0.9, 41),
+                         grid, 0.5, 42,
+                         {"25 off-lattice covariate(s) drawn from their exact law", "minimal"});
+}
+
+TEST(Pathwise, PosteriorLaw1DOffLattice) {
+  // Exponential with ℓ twice the grid's span: 240 points, 12 scattered covariates (Auto would use
+  // the Markov sampler here; this calls pathwise directly).
+  const Grid grid = Grid::parse("0:1:240");
+  expect_off_lattice_law(scattered_posterior(Kernel::exponential(2.0), grid, 12, 0.3, 1.2, 43),
+                         grid, 0.0, 44, {"12 off-lattice"});
+}
+
+TEST(Pathwise, PosteriorLaw2DOffLatticeCutOff) {
+  // Exponential ℓ = 1 on the unit square (the cut-off embedding), 15 x 15 grid, 20 covariates.
+  const Grid grid = Grid::parse("0:1:15,0:1:15");
+  expect_off_lattice_law(scattered_posterior(Kernel::exponential(1.0), grid, 20, 0.3, 1.1, 46),
+                         grid, 0.0, 47, {"cut-off", "20 off-lattice"});
+}
+
+TEST(Pathwise, SnappingCovariatesToTheGridIsDetected) {
+  // The power of the checks above against the shortcut the off-lattice sampler avoids: the exact
+  // posterior of the covariates moved to their nearest grid nodes (at most half a step, 0.033,
+  // against ℓ = 0.3) is rejected as a draw of the true posterior.
+  const Grid grid = Grid::parse("0:1:16,0:1:13");
+  const Posterior post = scattered_posterior(Kernel::exponential(0.3), grid, 25, 0.4, 0.9, 41);
+  Points snapped = post.X();
+  for (Eigen::Index i = 0; i < snapped.rows(); ++i) {
+    for (int a = 0; a < 2; ++a) {
+      const GridAxis& axis = grid.axes()[static_cast<std::size_t>(a)];
+      snapped(i, a) = axis.lo + std::round((snapped(i, a) - axis.lo) / axis.step()) * axis.step();
+    }
+  }
+  const Posterior moved(post.kernel(), snapped, post.y(), {post.r(), post.sigma()});
+  SeededRng rng(42);
+  const Draws draws = sample_pathwise(moved, grid, kDraws, rng, 0.5);
+  EXPECT_NE(draws.detail.find("on lattice nodes"), std::string::npos) << draws.detail;
+  const LawCheck c = check_against_analytic(draws, post, grid, 0.5);
+  EXPECT_TRUE(c.rejects()) << c.chi2_p << " " << c.ks_min_p << " " << c.whitened;
+}
+
+TEST(Pathwise, OffLatticeMeanEqualsPosteriorMeanToRoundoff) {
+  const Grid grid = Grid::parse("0:1:33,0:2:17");
+  const Posterior post = scattered_posterior(Kernel::exponential(0.3), grid, 40, 0.2, 1e-12, 45);
+  SeededRng rng(4);
+  const Draws draws = sample_pathwise(post, grid, 2, rng, 0.0);
+  const Eigen::VectorXd mu = post.mean(grid.points());
+  for (int l = 0; l < 2; ++l) {
+    EXPECT_LT((draws.values.col(l) - mu).cwiseAbs().maxCoeff(), 1e-9 * mu.cwiseAbs().maxCoeff());
+  }
+}
+
 TEST(Pathwise, ReasonsItRefuses) {
   const Grid grid = Grid::parse("0:1:11");
   Points x(3, 1);
   x << 0.1, 0.123, 0.5;
   const Eigen::VectorXd y = Eigen::VectorXd::Ones(3);
   const Posterior off(Kernel::exponential(0.5), x, y, {0.5, 1.0});
-  const std::string reason = pathwise_unavailable_reason(off, grid, 0.0);
+  EXPECT_EQ(pathwise_unavailable_reason(off, grid, 0.0), "");
+  PathwiseOptions on_lattice_only;
+  on_lattice_only.off_lattice = false;
+  const std::string reason = pathwise_unavailable_reason(off, grid, 0.0, on_lattice_only);
   EXPECT_NE(reason.find("not on the grid lattice"), std::string::npos) << reason;
-  EXPECT_NE(reason.find("approximate"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("0.23 grid steps"), std::string::npos) << reason;
   SeededRng rng(1);
-  EXPECT_THROW(sample_pathwise(off, grid, 1, rng, 0.0), InputError);
+  EXPECT_THROW(sample_pathwise(off, grid, 1, rng, 0.0, on_lattice_only), InputError);
+  // The squared exponential's embedding is singular to rounding: nothing to condition on.
+  const Posterior smooth(Kernel::squared_exponential(0.5), x, y, {0.5, 1.0});
+  EXPECT_NE(pathwise_unavailable_reason(smooth, Grid::parse("0:1:41"), 0.0)
+                .find("no positive definite (invertible)"),
+            std::string::npos);
+  std::string why;
+  EXPECT_FALSE(try_sample_pathwise(smooth, Grid::parse("0:1:41"), 1, rng, 0.0, why).has_value());
+  EXPECT_NE(why.find("positive definite"), std::string::npos) << why;
 
   x << 0.1, 0.2, 0.5;
   const Posterior on(Kernel::exponential(0.5), x, y, {0.5, 1.0});

@@ -55,6 +55,22 @@ TEST(SamplerDispatch, AutoPicksDenseOtherwiseAndSaysWhyNotPathwise) {
   EXPECT_EQ(d.values.rows(), 1600);
 }
 
+TEST(SamplerDispatch, AutoConditionsOffLatticeCovariatesWhenThatIsCheaper) {
+  // 8 scattered covariates on a 40 x 40 grid: pathwise with the off-lattice set-up. 1000 of them
+  // on a 32 x 32 grid: their n² M set-up costs more than the dense draw, which Auto then uses.
+  const Posterior few = make_posterior(Kernel::exponential(0.2), 2);
+  SeededRng rng(2);
+  const Draws d = sample(few, Grid::parse("0:1:40,0:1:40"), 1, rng);
+  EXPECT_EQ(d.method, "pathwise");
+  EXPECT_NE(d.detail.find("8 off-lattice covariate(s)"), std::string::npos) << d.detail;
+  Points x(1000, 2);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = rng.uniform01();
+  const Posterior many(Kernel::exponential(0.2), x, Eigen::VectorXd::Zero(1000), {0.3, 1.0});
+  const Draws e = sample(many, Grid::parse("0:1:32,0:1:32"), 1, rng);
+  EXPECT_EQ(e.method, "dense");
+  EXPECT_NE(e.detail.find("more than this dense draw's"), std::string::npos) << e.detail;
+}
+
 TEST(SamplerDispatch, RefusesWhatItCannotDoExactly) {
   const Posterior se = make_posterior(Kernel::squared_exponential(0.2), 1);
   SeededRng rng(3);

@@ -81,7 +81,8 @@ void setup(CLI::App& app) {
   sub->add_option("--seed", f->seed, "Seed: reproducible experiment, NOT a private draw");
   sub->add_option("--method", f->method,
                   "auto|dense|markov|pathwise (auto: markov for the 1-D exponential kernel, "
-                  "pathwise on large grids when exact, else dense)")
+                  "pathwise on large grids when exact and cheaper — scattered covariates are "
+                  "conditioned exactly on the grid's draw —, else dense; the summary says why)")
       ->capture_default_str();
   sub->add_option("--out", f->out, "Output CSV (written whole or not at all)")->required();
   sub->add_flag("--json", f->json, "Print a JSON summary on stdout");

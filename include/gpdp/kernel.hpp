@@ -2,6 +2,7 @@
 // Covariance functions k, normalised so that k(x, x) = 1 (the prior is GP(0, σ² k)).
 // Points are rows of an Eigen matrix (m points in d dimensions: m x d).
 #include <Eigen/Core>
+#include <cstddef>
 #include <string>
 
 #include "gpdp/domain.hpp"
@@ -42,6 +43,8 @@ class Kernel {
   // (vector_exp.hpp: libmvec's AVX2 exp when the CPU has it, within 4 ulp of std::exp), the other
   // families through of_distance.
   void of_distances(const Eigen::MatrixXd& distances, Eigen::MatrixXd& out) const;
+  // The same on `count` distances in place of a matrix (out may alias distances).
+  void of_distances(const double* distances, double* out, std::size_t count) const;
   // K(A, B), |A| x |B|.
   Eigen::MatrixXd cross(const Points& a, const Points& b) const;
   // K(A, A), symmetric, computed once per pair.

@@ -41,7 +41,8 @@ Draws sample(const Posterior& posterior, const Points& xs, int draws, Rng& rng,
 Draws sample(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
              const SampleOptions& options = {});
 
-class DenseSampler;  // gpdp/samplers/dense.hpp
+class DenseSampler;     // gpdp/samplers/dense.hpp
+class PathwiseSampler;  // gpdp/samplers/pathwise.hpp
 
 // A sampler prepared once for many draws on the same points (the release's map mechanism,
 // release/map_mechanism.hpp): the method is chosen as sample() chooses it, and the dense method's
@@ -55,12 +56,14 @@ class PreparedSampler {
   PreparedSampler(PreparedSampler&&) noexcept;
   ~PreparedSampler();
 
-  // `draws` exact draws of the released path of `posterior` on the prepared points.
+  // `draws` exact draws of the released path of `posterior` on the prepared points. Not reentrant
+  // (the pathwise method draws in its own FFT buffers).
   Draws draw(const Posterior& posterior, int draws, Rng& rng) const;
   SamplerMethod method() const { return method_; }  // the method chosen (never Auto)
 
  private:
   void check_same_covariance(const Posterior& posterior) const;
+  void choose_pathwise(const Posterior& posterior, const Grid& grid);
   Posterior prepared_;
   Points xs_;
   std::optional<Grid> grid_;
@@ -68,6 +71,7 @@ class PreparedSampler {
   double eta_ = 0.0;
   std::string why_not_pathwise_;  // Auto on a grid that fell back to dense: why
   std::unique_ptr<DenseSampler> dense_;
+  std::unique_ptr<PathwiseSampler> pathwise_;  // its set-up (embedding, off-lattice conditioning)
 };
 
 }  // namespace gpdp

@@ -31,7 +31,8 @@ std::vector<options::OptionSpec> release_own_options() {
              "grid cells within half a step of one of them; the map leaves the rest blank"),
       option("--sampler", OptionType::Text, "auto",
              "Exact sampler: auto, dense, markov (1-D exponential kernel) or pathwise (a whole "
-             "grid); an inapplicable choice is an error; the certificate names it"),
+             "grid, scattered covariates included); auto picks the fastest exact one; an "
+             "inapplicable choice is an error; the certificate names it and why"),
       option("--out", OptionType::Text, nullptr, "Release folder (must not exist or be empty)")
           .with_alias("-o")
           .as_required(),

@@ -37,7 +37,7 @@ std::string to_string(EmbeddingKind kind) {
 
 namespace {
 
-long torus_size(const std::vector<long>& torus) {
+long torus_size_of(const std::vector<long>& torus) {
   return std::accumulate(torus.begin(), torus.end(), 1L, std::multiplies<>());
 }
 
@@ -102,6 +102,12 @@ std::optional<CutOffProfile> make_cutoff(const Kernel& kernel, double d) {
   const double width = -2.0 * value / slope;  // c − d
   if (!std::isfinite(width)) return std::nullopt;
   return CutOffProfile{d, d + width, value / (width * width)};
+}
+
+// x reduced to its minimum image modulo `period` (|x| ≤ period/2). Lattice lags j ≤ M/2 are already
+// minimum images and stay bit for bit as they are.
+double minimum_image(double x, double period) {
+  return std::abs(x) > 0.5 * period ? x - period * std::round(x / period) : x;
 }
 
 double lattice_diameter(const Lattice& lattice) {
@@ -176,14 +182,16 @@ std::string EmbeddingAttempt::describe() const {
     return fmt::format("{} torus {}: skipped, needs {:.3g} GB", kind, torus_text(choice.torus),
                        CirculantEmbedding::bytes_needed(choice.torus) / 1e9);
   }
+  const char* verdict = min_eigenvalue > tolerance ? "positive definite"
+                        : nonnegative()            ? "nonnegative definite, singular to rounding"
+                                                   : "NOT nonnegative definite";
   return fmt::format(
       "{} torus {}: min eigenvalue {:.3e} (max {:.3e}, rounding tolerance {:.1e}): {}", kind,
-      torus_text(choice.torus), min_eigenvalue, max_eigenvalue, tolerance,
-      nonnegative() ? "nonnegative definite" : "NOT nonnegative definite");
+      torus_text(choice.torus), min_eigenvalue, max_eigenvalue, tolerance, verdict);
 }
 
 double CirculantEmbedding::bytes_needed(const std::vector<long>& torus) {
-  const double m = static_cast<double>(torus_size(torus));
+  const double m = static_cast<double>(torus_size_of(torus));
   const double half = static_cast<double>((torus[0] / 2 + 1) * (torus.size() > 1 ? torus[1] : 1));
   (void)m;
   return 32.0 * half;  // in-place work array (16 B per half-spectrum entry) + λ and √(λ/M)
@@ -223,7 +231,7 @@ std::vector<EmbeddingChoice> CirculantEmbedding::candidates(const Kernel& kernel
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const EmbeddingChoice& a, const EmbeddingChoice& b) {
-    return torus_size(a.torus) < torus_size(b.torus);
+    return torus_size_of(a.torus) < torus_size_of(b.torus);
   });
   return out;
 }
@@ -293,7 +301,9 @@ std::optional<CirculantEmbedding> CirculantEmbedding::find(
     }
     CirculantEmbedding embedding = build(kernel, lattice, choices[i]);
     if (attempts) attempts->push_back(embedding.attempt());
-    if (!embedding.nonnegative()) return std::nullopt;
+    if (!(options.require_positive_definite ? embedding.positive_definite()
+                                            : embedding.nonnegative()))
+      return std::nullopt;
     return embedding;
   };
   for (std::size_t i = 0; i < choices.size(); ++i) {
@@ -323,18 +333,25 @@ CirculantEmbedding::CirculantEmbedding(CirculantEmbedding&&) noexcept = default;
 CirculantEmbedding& CirculantEmbedding::operator=(CirculantEmbedding&&) noexcept = default;
 CirculantEmbedding::~CirculantEmbedding() = default;
 
-// c(j) for 0 ≤ j_a ≤ M_a/2 (the row is even along each axis; other entries mirror these).
-// Minimal/padded: k at the minimum-image lag. Cut-off: the full periodisation Σ_k C(x + kT),
-// where only images with every |x_a + k_a T_a| < c can contribute; since every side T_a > c,
-// |k_a| ≤ 1 covers them.
+// c(j) for 0 ≤ j_a ≤ M_a/2 (the row is even along each axis; other entries mirror these): c̃ at the
+// lattice lag j.
 double CirculantEmbedding::row_value(long j1, long j2) const {
-  const double x1 = static_cast<double>(j1) * lattice_.steps[0];
-  const double x2 = lattice_.dim() > 1 ? static_cast<double>(j2) * lattice_.steps[1] : 0.0;
-  if (choice_.kind != EmbeddingKind::CutOff) return kernel_.of_distance(std::hypot(x1, x2));
-  const CutOffProfile profile = *make_cutoff(kernel_, choice_.cutoff_inner);
+  return periodic_covariance(
+      static_cast<double>(j1) * lattice_.steps[0],
+      lattice_.dim() > 1 ? static_cast<double>(j2) * lattice_.steps[1] : 0.0);
+}
+
+// Minimal/padded: k at the minimum-image lag. Cut-off: the full periodisation Σ_k C(x + kT), where
+// only images with every |x_a + k_a T_a| < c can contribute; after reduction to the minimum image
+// (|x_a| ≤ T_a/2) and since every side T_a > c, |k_a| ≤ 1 covers them.
+double CirculantEmbedding::periodic_covariance(double tau1, double tau2) const {
   const double t1 = static_cast<double>(choice_.torus[0]) * lattice_.steps[0];
   const double t2 =
       lattice_.dim() > 1 ? static_cast<double>(choice_.torus[1]) * lattice_.steps[1] : 0.0;
+  const double x1 = minimum_image(tau1, t1);
+  const double x2 = lattice_.dim() > 1 ? minimum_image(tau2, t2) : 0.0;
+  if (choice_.kind != EmbeddingKind::CutOff) return kernel_.of_distance(std::hypot(x1, x2));
+  const CutOffProfile profile = *make_cutoff(kernel_, choice_.cutoff_inner);
   const int k2max = lattice_.dim() > 1 ? 1 : 0;
   double sum = 0.0;
   for (int k1 = -1; k1 <= 1; ++k1) {
@@ -535,6 +552,127 @@ void CirculantEmbedding::apply_covariance_plus_draw(const double* v, double scal
   multiply_spectrum(v);
   spectral_noise(rng, scale, true);
   fftw_execute(fft_->c2r);  // C v + scale · F^H √(Λ/M) ζ
+  read_lattice(out);
+}
+
+// ---- The whole torus ----
+
+long CirculantEmbedding::torus_size() const { return torus_size_of(choice_.torus); }
+
+void CirculantEmbedding::periodic_covariances(double p1, double p2, double* out) const {
+  const int dim = lattice_.dim();
+  const long m1 = choice_.torus[0], m2 = dim > 1 ? choice_.torus[1] : 1;
+  const double h1 = lattice_.steps[0], h2 = dim > 1 ? lattice_.steps[1] : 0.0;
+  const double t1 = static_cast<double>(m1) * h1, t2 = static_cast<double>(m2) * h2;
+  std::vector<double> x1(static_cast<std::size_t>(m1)), x2(static_cast<std::size_t>(m2), 0.0);
+  for (long j = 0; j < m1; ++j)
+    x1[static_cast<std::size_t>(j)] = minimum_image(p1 - static_cast<double>(j) * h1, t1);
+  if (dim > 1) {
+    for (long j = 0; j < m2; ++j)
+      x2[static_cast<std::size_t>(j)] = minimum_image(p2 - static_cast<double>(j) * h2, t2);
+  }
+  for (long j2 = 0; j2 < m2; ++j2) {
+    for (long j1 = 0; j1 < m1; ++j1) {
+      out[j2 * m1 + j1] =
+          std::hypot(x1[static_cast<std::size_t>(j1)], x2[static_cast<std::size_t>(j2)]);
+    }
+  }
+  const auto total = static_cast<std::size_t>(m1 * m2);
+  if (choice_.kind != EmbeddingKind::CutOff) {
+    kernel_.of_distances(out, out, total);
+    return;
+  }
+  // Cut-off: the minimum image first (k on [0, d] in one batch, the quadratic tail beyond), then
+  // the other images within c, as in periodic_covariance.
+  const CutOffProfile profile = *make_cutoff(kernel_, choice_.cutoff_inner);
+  std::vector<double> r(out, out + total);
+  kernel_.of_distances(out, out, total);
+  for (std::size_t i = 0; i < total; ++i) {
+    if (r[i] > profile.d) out[i] = profile(kernel_, r[i]);
+  }
+  // Per axis, the other images x ± T within c of 0 (usually none).
+  const auto far_images = [&](const std::vector<double>& x, double period) {
+    std::vector<std::vector<double>> far(x.size());
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      for (const double y : {x[j] - period, x[j] + period}) {
+        if (std::abs(y) < profile.c) far[j].push_back(y);
+      }
+    }
+    return far;
+  };
+  const auto far1 = far_images(x1, t1);
+  const auto far2 = dim > 1 ? far_images(x2, t2) : std::vector<std::vector<double>>(1);
+  const auto add = [&](double a, double b, double& sum) {
+    if (std::abs(a) < profile.c && std::abs(b) < profile.c)
+      sum += profile(kernel_, std::hypot(a, b));
+  };
+  for (long j2 = 0; j2 < m2; ++j2) {
+    const double b0 = x2[static_cast<std::size_t>(j2)];
+    const auto& bs = far2[static_cast<std::size_t>(j2)];
+    for (long j1 = 0; j1 < m1; ++j1) {
+      const double a0 = x1[static_cast<std::size_t>(j1)];
+      const auto& as = far1[static_cast<std::size_t>(j1)];
+      double& sum = out[j2 * m1 + j1];
+      for (const double b : bs) add(a0, b, sum);
+      for (const double a : as) {
+        add(a, b0, sum);
+        for (const double b : bs) add(a, b, sum);
+      }
+    }
+  }
+}
+
+bool CirculantEmbedding::positive_definite() const {
+  return nonnegative() && attempt_.min_eigenvalue > attempt_.tolerance;
+}
+
+CirculantEmbedding::TorusWork::TorusWork(const CirculantEmbedding& embedding)
+    : buffer_(fftw_alloc_complex(
+          static_cast<std::size_t>(embedding.fft_->half() * embedding.fft_->m2))) {
+  if (buffer_ == nullptr) throw NumericalError("circulant embedding: cannot allocate FFT work");
+}
+
+CirculantEmbedding::TorusWork::~TorusWork() { fftw_free(buffer_); }
+
+void CirculantEmbedding::torus_power(double power, const double* x, double* out,
+                                     TorusWork& work) const {
+  require(power == 0.5 || power == -0.5, "circulant embedding: torus_power takes ±½");
+  if (power < 0.0 && !positive_definite()) {
+    throw NumericalError("circulant embedding: C is not invertible (" + attempt_.describe() + ")");
+  }
+  const long m1 = fft_->m1, m2 = fft_->m2, stride = fft_->real_row();
+  auto* spectrum = static_cast<fftw_complex*>(work.buffer_);
+  auto* real = reinterpret_cast<double*>(spectrum);
+  for (long j2 = 0; j2 < m2; ++j2) std::copy(x + j2 * m1, x + (j2 + 1) * m1, real + j2 * stride);
+  fftw_execute_dft_r2c(fft_->r2c, real, spectrum);
+  // root_half_ = √(λ/M); C^{±½} x = F^H λ^{±½} F x / M with FFTW's unnormalised transforms.
+  const double sqrt_m = std::sqrt(static_cast<double>(m1 * m2));
+  for (std::size_t k = 0; k < root_half_.size(); ++k) {
+    const double g =
+        power > 0.0 ? root_half_[k] / sqrt_m : 1.0 / (root_half_[k] * sqrt_m * sqrt_m * sqrt_m);
+    spectrum[k][0] *= g;
+    spectrum[k][1] *= g;
+  }
+  fftw_execute_dft_c2r(fft_->c2r, spectrum, real);
+  for (long j2 = 0; j2 < m2; ++j2)
+    std::copy(real + j2 * stride, real + j2 * stride + m1, out + j2 * m1);
+}
+
+void CirculantEmbedding::apply_root_plus_draw(const double* x, double scale, Rng& rng,
+                                              double* out) {
+  require_nonnegative();
+  const long m1 = fft_->m1, m2 = fft_->m2, stride = fft_->real_row();
+  double* real = fft_->real();
+  for (long j2 = 0; j2 < m2; ++j2) std::copy(x + j2 * m1, x + (j2 + 1) * m1, real + j2 * stride);
+  fftw_execute(fft_->r2c);
+  const double sqrt_m = std::sqrt(static_cast<double>(m1 * m2));
+  for (std::size_t k = 0; k < root_half_.size(); ++k) {
+    const double g = root_half_[k] / sqrt_m;
+    fft_->work[k][0] *= g;
+    fft_->work[k][1] *= g;
+  }
+  if (scale != 0.0) spectral_noise(rng, scale, true);
+  fftw_execute(fft_->c2r);  // C^½ x + scale · F^H √(Λ/M) ζ
   read_lattice(out);
 }
 

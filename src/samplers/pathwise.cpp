@@ -10,6 +10,8 @@
 #include <tuple>
 
 #include "gpdp/error.hpp"
+#include "gpdp/memory.hpp"
+#include "gpdp/samplers/torus_sites.hpp"
 
 namespace gpdp {
 
@@ -21,12 +23,56 @@ struct LatticePlan {
   Lattice lattice;
   std::vector<long> refinement;
   std::vector<long> offset;
-  std::vector<long> x_index;  // flat lattice index of each training covariate
+  std::vector<long> x_index;  // flat lattice index of each training covariate (on the lattice)
   double max_offset = 0.0;    // largest covariate distance to its node, in fine lattice steps
-  std::string reason;         // non-empty: no exact plan
+  // Covariates off every refined lattice: the grid's own lattice extended to hold them, and their
+  // coordinates relative to its node 0 (TorusSites conditions them on the torus draw).
+  bool off_lattice = false;
+  Points sites;
+  std::string off_lattice_note;  // which covariate is how far from a node
+  std::string reason;            // non-empty: no exact plan
 };
 
 std::string axis_name(int a) { return fmt::format("x{}", a + 1); }
+
+long torus_points(const std::vector<long>& torus) {
+  long m = 1;
+  for (const long t : torus) m *= t;
+  return m;
+}
+
+// Covariates that no refinement puts on nodes: the grid's lattice (q = 1), extended to the
+// covariates' bounding box so that every lag between a grid point and a covariate is a lag the
+// embedding reproduces.
+LatticePlan plan_off_lattice(const Posterior& posterior, const Grid& grid) {
+  LatticePlan plan;
+  plan.off_lattice = true;
+  const Points& x = posterior.X();
+  plan.sites.resize(x.rows(), grid.dim());
+  for (int a = 0; a < grid.dim(); ++a) {
+    const GridAxis& axis = grid.axes()[static_cast<std::size_t>(a)];
+    const double h = axis.step();
+    double lo = 0.0, hi = static_cast<double>(axis.count - 1);
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+      const double t = (x(i, a) - axis.lo) / h;
+      if (!(std::abs(t) < 1e15)) {
+        plan.reason = fmt::format("training covariate {} is too far from the grid on axis {}",
+                                  i + 1, axis_name(a));
+        return plan;
+      }
+      lo = std::min(lo, std::floor(t));
+      hi = std::max(hi, std::ceil(t));
+    }
+    const auto first = static_cast<long>(lo);
+    plan.refinement.push_back(1);
+    plan.offset.push_back(-first);
+    plan.lattice.counts.push_back(static_cast<long>(hi) - first + 1);
+    plan.lattice.steps.push_back(h);
+    const double origin = axis.lo + static_cast<double>(first) * h;
+    for (Eigen::Index i = 0; i < x.rows(); ++i) plan.sites(i, a) = x(i, a) - origin;
+  }
+  return plan;
+}
 
 LatticePlan plan_lattice(const Posterior& posterior, const Grid& grid,
                          const PathwiseOptions& options) {
@@ -61,13 +107,14 @@ LatticePlan plan_lattice(const Posterior& posterior, const Grid& grid,
       }
     }
     if (chosen == 0) {
-      plan.reason = fmt::format(
-          "training covariates not on the grid lattice (covariate {} = {} on axis {} is {:.3g} "
-          "grid "
-          "steps from the nearest node, and no refinement q ≤ {} of the grid step fits every "
-          "covariate): pathwise would be approximate",
-          worst_row + 1, x(worst_row, a), axis_name(a), worst_seen, options.max_refinement);
-      return plan;
+      LatticePlan off = plan_off_lattice(posterior, grid);
+      if (off.reason.empty()) {
+        off.off_lattice_note = fmt::format(
+            "covariate {} = {} on axis {} is {:.3g} grid steps from the nearest node and no "
+            "refinement q ≤ {} of the grid step fits every covariate",
+            worst_row + 1, x(worst_row, a), axis_name(a), worst_seen, options.max_refinement);
+      }
+      return off;
     }
     plan.max_offset = std::max(plan.max_offset, chosen_offset);
     long lo = 0, hi = (axis.count - 1) * chosen;
@@ -112,7 +159,7 @@ struct EmbeddingVerdict {
 };
 
 using VerdictKey = std::tuple<int, double, std::vector<long>, std::vector<double>, double,
-                              std::vector<double>, bool>;
+                              std::vector<double>, bool, bool>;
 
 VerdictKey verdict_key(const Kernel& kernel, const Lattice& lattice,
                        const EmbeddingOptions& options) {
@@ -122,7 +169,8 @@ VerdictKey verdict_key(const Kernel& kernel, const Lattice& lattice,
           lattice.steps,
           options.max_bytes,
           options.paddings,
-          options.try_cutoff};
+          options.try_cutoff,
+          options.require_positive_definite};
 }
 
 // The embedding found last (up to 2 GB), kept so that sample_pathwise right after
@@ -205,6 +253,7 @@ std::string static_reason(const Posterior& posterior, const Grid& grid, double e
 struct Setup {
   std::string reason;
   LatticePlan plan;
+  EmbeddingOptions embedding_options;
   EmbeddingVerdict verdict;
 };
 
@@ -218,10 +267,35 @@ Setup prepare(const Posterior& posterior, const Grid& grid, double eta,
     s.reason = s.plan.reason;
     return s;
   }
-  s.verdict = find_embedding(posterior.kernel(), s.plan.lattice, options.embedding);
+  s.embedding_options = options.embedding;
+  if (s.plan.off_lattice) {
+    if (!options.off_lattice) {
+      s.reason = fmt::format(
+          "training covariates not on the grid lattice ({}) and off-lattice conditioning is "
+          "switched off",
+          s.plan.off_lattice_note);
+      return s;
+    }
+    s.embedding_options.require_positive_definite = true;
+  }
+  s.verdict = find_embedding(posterior.kernel(), s.plan.lattice, s.embedding_options);
   if (!s.verdict.found) {
-    s.reason = fmt::format("no nonnegative definite circulant embedding within {:.3g} GB ({})",
-                           options.embedding.max_bytes / 1e9, s.verdict.attempts);
+    s.reason =
+        fmt::format("no {} circulant embedding within {:.3g} GB ({})",
+                    s.plan.off_lattice ? "positive definite (invertible)" : "nonnegative definite",
+                    options.embedding.max_bytes / 1e9, s.verdict.attempts);
+    return s;
+  }
+  if (s.plan.off_lattice) {
+    const long torus = torus_points(s.verdict.choice.torus);
+    const double bytes = TorusSites::bytes_needed(torus, posterior.n());
+    if (bytes > static_cast<double>(available_memory())) {
+      s.reason = fmt::format(
+          "conditioning {} off-lattice covariates on a torus of {} nodes needs {} of memory, "
+          "{} is available",
+          posterior.n(), torus, format_bytes(bytes),
+          format_bytes(static_cast<double>(available_memory())));
+    }
   }
   return s;
 }
@@ -232,13 +306,108 @@ std::string lattice_text(const LatticePlan& plan) {
     counts += (a ? "x" : "") + std::to_string(plan.lattice.counts[a]);
     q += (a ? "x" : "") + std::to_string(plan.refinement[a]);
   }
+  if (plan.off_lattice) {
+    return fmt::format(
+        "lattice {} (the grid's, extended to the covariates); covariates off the "
+        "lattice ({})",
+        counts, plan.off_lattice_note);
+  }
   return fmt::format(
       "lattice {} (grid step refined by {}), covariates on lattice nodes within "
       "{:.1e} steps",
       counts, q, plan.max_offset);
 }
 
+// Flat lattice index of each output grid point (grid order: first axis fastest).
+std::vector<long> grid_indices(const Grid& grid, const LatticePlan& plan) {
+  const long n1 = grid.axes()[0].count;
+  const long n2 = grid.dim() > 1 ? grid.axes()[1].count : 1;
+  const long l1 = plan.lattice.counts[0];
+  const long q1 = plan.refinement[0], o1 = plan.offset[0];
+  const long q2 = grid.dim() > 1 ? plan.refinement[1] : 0, o2 = grid.dim() > 1 ? plan.offset[1] : 0;
+  std::vector<long> index(static_cast<std::size_t>(grid.size()));
+  for (long i2 = 0; i2 < n2; ++i2) {
+    for (long i1 = 0; i1 < n1; ++i1) {
+      index[static_cast<std::size_t>(i2 * n1 + i1)] = (o1 + q1 * i1) + l1 * (o2 + q2 * i2);
+    }
+  }
+  return index;
+}
+
+// Covariates on lattice nodes: z(X) is read off the lattice draw, and k(G, X) v is one FFT
+// convolution of the weights v placed on the covariates' nodes (duplicates add up).
+void draw_on_lattice(const Posterior& posterior, const LatticePlan& plan,
+                     const std::vector<long>& grid_index, CirculantEmbedding& embedding, double eta,
+                     Rng& rng, Eigen::MatrixXd& out) {
+  const double sigma = posterior.sigma(), r = posterior.r();
+  const Eigen::VectorXd& w = posterior.weights();
+  const auto& factor = posterior.factor();
+  const Eigen::Index n = posterior.n();
+  const auto size = static_cast<std::size_t>(plan.lattice.size());
+  std::vector<double> z(size), weights_on_lattice(size), conv(size);
+  for (Eigen::Index l = 0; l < out.cols(); ++l) {
+    embedding.draw(rng, z.data());
+    Eigen::VectorXd e(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      e[i] = z[static_cast<std::size_t>(plan.x_index[static_cast<std::size_t>(i)])] +
+             r * rng.standard_normal();
+    }
+    const Eigen::VectorXd v = w - sigma * factor.solve(e);
+    std::fill(weights_on_lattice.begin(), weights_on_lattice.end(), 0.0);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      weights_on_lattice[static_cast<std::size_t>(plan.x_index[static_cast<std::size_t>(i)])] +=
+          v[i];
+    }
+    embedding.apply_covariance_plus_draw(weights_on_lattice.data(), eta, rng, conv.data());
+    for (std::size_t j = 0; j < grid_index.size(); ++j) {
+      const auto g = static_cast<std::size_t>(grid_index[j]);
+      out(static_cast<Eigen::Index>(j), l) = conv[g] + sigma * z[g];
+    }
+  }
+}
+
+// Covariates off the lattice (TorusSites): with torus white noise ζ, z = C^½ ζ and
+// z(X) = Wᵀ ζ + F_S ζ' jointly exact; the lattice output C^½ (σ ζ + W v) + η g is σ z + k(·, X) v
+// + η g on the lattice nodes, since C^½ W = U = k(lattice, X).
+void draw_off_lattice(const Posterior& posterior, const TorusSites& sites,
+                      const std::vector<long>& grid_index, CirculantEmbedding& embedding,
+                      double eta, Rng& rng, Eigen::MatrixXd& out) {
+  const double sigma = posterior.sigma(), r = posterior.r();
+  const Eigen::VectorXd& w = posterior.weights();
+  const auto& factor = posterior.factor();
+  const auto torus = static_cast<std::size_t>(embedding.torus_size());
+  std::vector<double> white(torus), x(torus),
+      lattice_values(static_cast<std::size_t>(embedding.lattice().size()));
+  for (Eigen::Index l = 0; l < out.cols(); ++l) {
+    rng.fill_standard_normal(white.data(), torus);
+    Eigen::VectorXd e = sites.draw(white.data(), rng);
+    for (Eigen::Index i = 0; i < e.size(); ++i) e[i] += r * rng.standard_normal();
+    const Eigen::VectorXd v = w - sigma * factor.solve(e);
+    for (std::size_t t = 0; t < torus; ++t) x[t] = sigma * white[t];
+    sites.add_cross(v, x.data());
+    embedding.apply_root_plus_draw(x.data(), eta, rng, lattice_values.data());
+    for (std::size_t j = 0; j < grid_index.size(); ++j) {
+      out(static_cast<Eigen::Index>(j), l) =
+          lattice_values[static_cast<std::size_t>(grid_index[j])];
+    }
+  }
+}
+
 }  // namespace
+
+PathwisePlan plan_pathwise(const Posterior& posterior, const Grid& grid, double eta,
+                           const PathwiseOptions& options) {
+  const Setup setup = prepare(posterior, grid, eta, options);
+  PathwisePlan plan;
+  plan.reason = setup.reason;
+  if (!setup.verdict.found) return plan;
+  plan.torus_points = torus_points(setup.verdict.choice.torus);
+  if (setup.plan.off_lattice) {
+    plan.off_lattice = posterior.n();
+    plan.setup_flops = TorusSites::setup_flops(plan.torus_points, posterior.n());
+  }
+  return plan;
+}
 
 std::string pathwise_unavailable_reason(const Posterior& posterior, const Grid& grid, double eta,
                                         const PathwiseOptions& options) {
@@ -249,79 +418,80 @@ std::string pathwise_unavailable_reason(const Posterior& posterior, const Grid& 
   return pathwise_unavailable_reason(posterior, grid, eta, PathwiseOptions{});
 }
 
+struct PathwiseSampler::State {
+  LatticePlan plan;
+  std::vector<long> grid_index;
+  std::optional<CirculantEmbedding> embedding;
+  std::optional<TorusSites> sites;
+};
+
+PathwiseSampler::PathwiseSampler(const Posterior& posterior, const Grid& grid, double eta,
+                                 const PathwiseOptions& options)
+    : state_(std::make_unique<State>()), eta_(eta), m_(grid.size()) {
+  Setup setup = prepare(posterior, grid, eta, options);
+  reason_ = setup.reason;
+  if (!reason_.empty()) return;
+  State& s = *state_;
+  s.plan = std::move(setup.plan);
+  s.embedding.emplace(take_embedding(posterior.kernel(), s.plan.lattice, setup.embedding_options,
+                                     setup.verdict.choice));
+  if (!s.embedding->nonnegative()) {  // a rebuild of a nonnegative verdict is deterministic
+    throw NumericalError("pathwise: embedding lost nonnegativity: " +
+                         s.embedding->attempt().describe());
+  }
+  s.grid_index = grid_indices(grid, s.plan);
+  detail_ = fmt::format("Matheron's rule with exact prior draws by circulant embedding: {}; {}",
+                        s.embedding->attempt().describe(), lattice_text(s.plan));
+  if (s.plan.off_lattice) {
+    s.sites.emplace(*s.embedding, s.plan.sites, posterior.kernel(), options.threads);
+    reason_ = s.sites->unavailable_reason();
+    detail_ += "; " + s.sites->describe();
+  }
+  if (eta > 0.0) detail_ += fmt::format("; η = {} noise drawn on the same embedding", eta);
+}
+
+PathwiseSampler::PathwiseSampler(PathwiseSampler&&) noexcept = default;
+PathwiseSampler::~PathwiseSampler() = default;
+
 // Matheron's rule (docs/mathematics.md §3): f_D + g = μ_D + σ z(G) − σ k(G,X)(K + r²I)⁻¹(z(X) + r
-// ξ) + η g(G), z, g ~ N(0, K) on the lattice (circulant embedding), ξ ~ N(0, I_n), all independent;
-// its covariance is σ²(K_GG − K_GX (K + r²I)⁻¹ K_XG) + η² K_GG. The k(G, X) products are one FFT
-// convolution of the weights v = w − σ(K + r²I)⁻¹(z(X) + r ξ) placed on the covariates' nodes.
+// ξ) + η g(G), (z(G), z(X)) ~ N(0, K) jointly exact, g ~ N(0, K) on the lattice, ξ ~ N(0, I_n),
+// all independent; its covariance is σ²(K_GG − K_GX (K + r²I)⁻¹ K_XG) + η² K_GG.
+Draws PathwiseSampler::draw(const Posterior& posterior, int draws, Rng& rng) {
+  require(draws >= 1, fmt::format("pathwise: number of draws must be ≥ 1, got {}", draws));
+  if (!reason_.empty()) throw InputError("pathwise sampler unavailable: " + reason_);
+  State& s = *state_;
+  Draws out;
+  out.values.resize(m_, draws);
+  if (s.sites) {
+    draw_off_lattice(posterior, *s.sites, s.grid_index, *s.embedding, eta_, rng, out.values);
+  } else {
+    draw_on_lattice(posterior, s.plan, s.grid_index, *s.embedding, eta_, rng, out.values);
+  }
+  out.method = "pathwise";
+  out.detail = detail_;
+  return out;
+}
+
 Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, Rng& rng, double eta,
                       const PathwiseOptions& options) {
   require(draws >= 1, fmt::format("pathwise: number of draws must be ≥ 1, got {}", draws));
-  const Setup setup = prepare(posterior, grid, eta, options);
-  if (!setup.reason.empty()) throw InputError("pathwise sampler unavailable: " + setup.reason);
-  const LatticePlan& plan = setup.plan;
-  CirculantEmbedding embedding =
-      take_embedding(posterior.kernel(), plan.lattice, options.embedding, setup.verdict.choice);
-  if (!embedding.nonnegative()) {  // a rebuild of a nonnegative verdict is deterministic
-    throw NumericalError("pathwise: embedding lost nonnegativity: " +
-                         embedding.attempt().describe());
-  }
-
-  // Flat lattice index of each output grid point (grid order: first axis fastest).
-  const long m = grid.size();
-  std::vector<long> grid_index(static_cast<std::size_t>(m));
-  {
-    const long n1 = grid.axes()[0].count;
-    const long n2 = grid.dim() > 1 ? grid.axes()[1].count : 1;
-    const long l1 = plan.lattice.counts[0];
-    const long q1 = plan.refinement[0], o1 = plan.offset[0];
-    const long q2 = grid.dim() > 1 ? plan.refinement[1] : 0,
-               o2 = grid.dim() > 1 ? plan.offset[1] : 0;
-    for (long i2 = 0; i2 < n2; ++i2) {
-      for (long i1 = 0; i1 < n1; ++i1) {
-        grid_index[static_cast<std::size_t>(i2 * n1 + i1)] = (o1 + q1 * i1) + l1 * (o2 + q2 * i2);
-      }
-    }
-  }
-
-  const double sigma = posterior.sigma(), r = posterior.r();
-  const Eigen::VectorXd& w = posterior.weights();
-  const auto& factor = posterior.factor();
-  const Eigen::Index n = posterior.n();
-  const auto size = static_cast<std::size_t>(plan.lattice.size());
-  std::vector<double> z(size), weights_on_lattice(size), conv(size);
-
-  Draws out;
-  out.values.resize(m, draws);
-  for (int l = 0; l < draws; ++l) {
-    embedding.draw(rng, z.data());
-    Eigen::VectorXd e(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      e[i] = z[static_cast<std::size_t>(plan.x_index[static_cast<std::size_t>(i)])] +
-             r * rng.standard_normal();
-    }
-    const Eigen::VectorXd v = w - sigma * factor.solve(e);
-    std::fill(weights_on_lattice.begin(), weights_on_lattice.end(), 0.0);
-    for (Eigen::Index i = 0; i < n; ++i) {  // duplicates add up, as in k(G, X) v
-      weights_on_lattice[static_cast<std::size_t>(plan.x_index[static_cast<std::size_t>(i)])] +=
-          v[i];
-    }
-    embedding.apply_covariance_plus_draw(weights_on_lattice.data(), eta, rng, conv.data());
-    for (long j = 0; j < m; ++j) {
-      const auto g = static_cast<std::size_t>(grid_index[static_cast<std::size_t>(j)]);
-      out.values(j, l) = conv[g] + sigma * z[g];
-    }
-  }
-  out.method = "pathwise";
-  out.detail =
-      fmt::format("Matheron's rule with exact prior draws by circulant embedding: {}; {}{}",
-                  embedding.attempt().describe(), lattice_text(plan),
-                  eta > 0.0 ? fmt::format("; η = {} noise drawn on the same embedding", eta) : "");
-  return out;
+  PathwiseSampler sampler(posterior, grid, eta, options);
+  return sampler.draw(posterior, draws, rng);
 }
 
 Draws sample_pathwise(const Posterior& posterior, const Grid& grid, int draws, Rng& rng,
                       double eta) {
   return sample_pathwise(posterior, grid, draws, rng, eta, PathwiseOptions{});
+}
+
+std::optional<Draws> try_sample_pathwise(const Posterior& posterior, const Grid& grid, int draws,
+                                         Rng& rng, double eta, std::string& why_not,
+                                         const PathwiseOptions& options) {
+  require(draws >= 1, fmt::format("pathwise: number of draws must be ≥ 1, got {}", draws));
+  PathwiseSampler sampler(posterior, grid, eta, options);
+  why_not = sampler.reason();
+  if (!why_not.empty()) return std::nullopt;
+  return sampler.draw(posterior, draws, rng);
 }
 
 }  // namespace gpdp

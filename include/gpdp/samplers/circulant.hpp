@@ -56,6 +56,9 @@ struct EmbeddingOptions {
   // Torus sizes tried after the minimal one, relative to it (per axis).
   std::vector<double> paddings = {1.5, 2.0, 3.0, 4.0};
   bool try_cutoff = true;
+  // Accept only an invertible embedding (every eigenvalue above rounding: positive_definite()),
+  // as conditioning off-lattice points on the torus needs C⁻¹.
+  bool require_positive_definite = false;
 };
 
 // Result of one eigenvalue check, kept for reports.
@@ -114,6 +117,41 @@ class CirculantEmbedding {
   // same order, for tests and reports.
   std::vector<double> first_row() const;
   std::vector<double> eigenvalues() const;
+
+  // ---- The whole torus (off-lattice points, samplers/torus_sites.hpp) ----
+  // Torus points per axis M_a (first axis fastest in every torus vector) and their number M.
+  const std::vector<long>& torus() const { return choice_.torus; }
+  long torus_size() const;
+  // c̃(τ): the circulant's periodic covariance at ANY lag τ = (τ1, τ2) (τ2 ignored in 1-D); the
+  // first row is c̃ at the lattice lags. Minimal/padded: k at the minimum image of τ; cut-off: the
+  // periodisation Σ_j C(τ + j T) of the cut-off covariance C.
+  double periodic_covariance(double tau1, double tau2) const;
+  // out[t] = c̃(p − t) at every torus node t (node j at j_a · step_a; M values, first axis fastest):
+  // the covariance of a point p (lattice coordinates, node 0 at the origin) with the torus.
+  void periodic_covariances(double p1, double p2, double* out) const;
+  // Every eigenvalue exceeds the rounding tolerance, so C is invertible (stricter than
+  // nonnegative(): conditioning on the torus needs C⁻¹).
+  bool positive_definite() const;
+
+  // FFT work space for torus_power on one thread (the embedding itself is only read).
+  class TorusWork {
+   public:
+    explicit TorusWork(const CirculantEmbedding& embedding);
+    ~TorusWork();
+    TorusWork(const TorusWork&) = delete;
+    TorusWork& operator=(const TorusWork&) = delete;
+
+   private:
+    friend class CirculantEmbedding;
+    void* buffer_ = nullptr;  // fftw_complex[half spectrum], aligned as the embedding's own
+  };
+  // out = C^power x for torus vectors x, out (M values each; may alias), power = +½ or −½ (the
+  // symmetric square root and its inverse), by one FFT pair in `work`. −½ needs
+  // positive_definite(). Thread-safe for distinct `work`.
+  void torus_power(double power, const double* x, double* out, TorusWork& work) const;
+  // out = lattice block of C^½ x (x a torus vector) + scale · (an independent exact N(0, K) draw
+  // on the lattice). Needs nonnegative().
+  void apply_root_plus_draw(const double* x, double scale, Rng& rng, double* out);
 
  private:
   struct Fft;
