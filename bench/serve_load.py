@@ -3,7 +3,7 @@
 
     python3 bench/serve_load.py [--cli build/gpdp] [--seconds 10] [--connections 16,64]
 
-Makes a release of synthetic 2-D data (n = 200) on a 20 x 20 grid with its path kept (400
+Makes a release of synthetic 2-D data (n = 200) on a 10 x 10 grid with its path kept (100
 answered points), serves it on 127.0.0.1 (a port the server picks, rate limit, per-address
 connection cap and new-point quota off: one load generator is one address), then runs wrk
 (Debian package, keep-alive connections), each run bounded by --seconds:
@@ -13,13 +13,16 @@ connection cap and new-point quota off: one load generator is one address), then
 then, for each --connections count, that many keep-alive clients (one thread each, a socket each)
 asking for the certificate back to back for --seconds: requests per client (min, median, max),
 so a starved client shows as min = 0; and, with a plain sequential client, the latency of 1-point
-new queries as the number of points the path has answered grows (batches of new points are added
-between measurements). Only the standard library and wrk; the server is always killed at the end.
+new queries as the number of points the path has answered grows (--levels, default k = 100, 1000,
+5000, 10000; batches of new points are added between measurements), its fitted growth exponent and
+the server's resident memory at the last level. (The same latency without HTTP and the path file,
+old method against new in one run: build/bench_lazy_path.) Only the standard library and wrk; the server is always killed at the end.
 An older server that does not know the connection limits is run with the limits it knows.
 """
 
 import argparse
 import json
+import math
 import pathlib
 import random
 import re
@@ -57,7 +60,7 @@ def make_release(cli, work):
             f.write(f"{rng.random()},{rng.random()},{rng.uniform(-1, 1)}\n")
     subprocess.run([cli, "release", "--data", work / "d.csv", "--domain", "0:1,0:1",
                     "--kernel", "matern32", "--ell", "0.3", "--r", "3", "--threshold", "0",
-                    "--delta", "1e-3", "--grid2d", "0:1:20,0:1:20", "--dataset", "bench", "--ledger", work / "l.sqlite",
+                    "--delta", "1e-3", "--grid2d", "0:1:10,0:1:10", "--dataset", "bench", "--ledger", work / "l.sqlite",
                     "--keep-path", work / "p.gpdp", "--out", work / "out"],
                    check=True, capture_output=True)
     write_config(work, legacy=False)
@@ -184,13 +187,29 @@ def growth(base, levels, rng):
         while answered(base) < level:
             post(base, [[rng.random(), rng.random()]
                         for _ in range(min(500, level - answered(base)))])
+        k = answered(base)
         times = []
         for _ in range(5):
             t0 = time.perf_counter()
             post(base, [[rng.random(), rng.random()]])
             times.append(time.perf_counter() - t0)
-        rows.append((answered(base), statistics.median(times)))
+        rows.append((k, statistics.median(times)))
     return rows
+
+
+def exponent(rows):
+    """Slope of log(latency) against log(k)."""
+    xs = [math.log(k) for k, _ in rows]
+    ys = [math.log(t) for _, t in rows]
+    mx, my = statistics.mean(xs), statistics.mean(ys)
+    return (sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+            / sum((x - mx) ** 2 for x in xs))
+
+
+def resident_mb(pid, field="VmRSS"):
+    """The process' resident (or peak resident) memory from /proc, in MB."""
+    text = pathlib.Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(rf"^{field}:\s+(\d+) kB", text, re.M).group(1)) / 1000
 
 
 def main():
@@ -198,7 +217,7 @@ def main():
     p.add_argument("--cli", default=str(REPO / "build" / "gpdp"))
     p.add_argument("--seconds", type=int, default=10)
     p.add_argument("--connections", default="16,64")
-    p.add_argument("--levels", default="400,800,1200,1600,2000")
+    p.add_argument("--levels", default="100,1000,5000,10000")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = pathlib.Path(tmp)
@@ -228,12 +247,27 @@ def main():
                 counts = keep_alive_clients(base, c, a.seconds)
                 print(f"| {c} | {a.seconds} | {min(counts)} | {statistics.median(counts):.0f} | "
                       f"{max(counts)} |")
+        finally:
+            server.kill()
+            server.wait(timeout=30)
+        # The growth of the new-point latency on a fresh release (the runs above added points).
+        fresh = work / "growth"
+        fresh.mkdir()
+        make_release(a.cli, fresh)
+        server, base = start_server(a.cli, fresh)
+        try:
             print()
             print("| points answered | median latency of a 1-point new query |")
             print("|---|---|")
             levels = [int(v) for v in a.levels.split(",")]
-            for k, t in growth(base, levels, random.Random(3)):
+            rows = growth(base, levels, random.Random(3))
+            for k, t in rows:
                 print(f"| {k} | {t * 1000:.0f} ms |")
+            print()
+            print(f"growth exponent (least squares of log latency on log k): "
+                  f"{exponent(rows):.2f}; server resident memory at k = {rows[-1][0]}: "
+                  f"{resident_mb(server.pid):.0f} MB (peak "
+                  f"{resident_mb(server.pid, 'VmHWM'):.0f} MB)")
         finally:
             server.kill()
             server.wait(timeout=30)

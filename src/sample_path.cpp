@@ -3,13 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <limits>
 
 #include "gpdp/error.hpp"
-#include "gpdp/factorisation.hpp"
-#include "gpdp/memory.hpp"
 #include "gpdp/sampler.hpp"
-#include "gpdp/samplers/dense.hpp"
 #include "gpdp/samplers/markov.hpp"
 
 namespace gpdp {
@@ -23,32 +19,6 @@ std::vector<double> key_of(const Points& p, Eigen::Index row) {
     key[static_cast<std::size_t>(j)] = p(row, j) + 0.0;
   }
   return key;
-}
-
-// Covariance of the released path f_D + g between a and b: σ² k_D(a, b) + η² k(a, b).
-Eigen::MatrixXd path_cov(const Posterior& post, double eta, const Points& a, const Points& b) {
-  Eigen::MatrixXd c = post.cross_covariance(a, b);
-  if (eta > 0) c += eta * eta * post.kernel().cross(a, b);
-  return c;
-}
-
-// Refuses a dense conditional draw of m fresh points given k answered ones before it allocates:
-// the pending n x n factorisation, A = Cov f(P) with dsyevd's workspace and its support (4 k x k),
-// the k x m cross blocks (2), the m x m conditional covariance and its factor (2), and the n x (k +
-// m) solves of the cross-covariances (2).
-void check_conditional_memory(const Posterior& post, Eigen::Index k, Eigen::Index m) {
-  const auto kd = static_cast<double>(k), md = static_cast<double>(m);
-  const auto n = static_cast<double>(post.n());
-  require_memory(post.pending_factor_bytes() + static_cast<double>(dense_bytes(kd, kd, 4)) +
-                     static_cast<double>(dense_bytes(kd, md, 2)) +
-                     static_cast<double>(dense_bytes(md, md, 2)) +
-                     static_cast<double>(dense_bytes(n, kd + md, 2)),
-                 fmt::format("lazy path: conditioning {} new point(s) on {} answered one(s) with "
-                             "n = {}",
-                             m, k, post.n()),
-                 "(k + m) x (k + m) covariance blocks, their eigendecomposition and factor",
-                 "fewer points per query, a coarser grid, or the 1-D exponential kernel with η = 0 "
-                 "(O(n + k + m) Markov engine)");
 }
 
 }  // namespace
@@ -141,7 +111,7 @@ Eigen::VectorXd SamplePath::draw_new(const Points& fresh, const Grid* grid, Rng&
     last_method_ = d.method + ": " + d.detail;
     return d.values.col(0);
   }
-  if (posterior_.markov() != nullptr && eta_ == 0.0) {
+  if (conditions_by_markov()) {
     // f_D is Gauss–Markov: answered values are noise-free observations in the same recursion.
     last_method_ = fmt::format(
         "markov: backward sampling conditioned on {} answered point(s) as exact observations",
@@ -150,34 +120,33 @@ Eigen::VectorXd SamplePath::draw_new(const Points& fresh, const Grid* grid, Rng&
         ->sample(fresh.col(0), 1, rng, posterior_.sigma(), points_.col(0), values_)
         .col(0);
   }
-  const Eigen::Index k = points_.rows();
-  check_conditional_memory(posterior_, k, fresh.rows());
-  // Pseudo-inverse of A = Cov f(P) on its support by a symmetric eigendecomposition (LAPACK
-  // dsyevd): eigenvalues ≤ k·ε·λmax are treated as 0. Answered values lie in that support
-  // (they were drawn from this law), so the conditional law is exact up to that tolerance.
-  Eigen::MatrixXd a = path_cov(posterior_, eta_, points_, points_);
-  Eigen::VectorXd lambda;
-  if (const int info = symmetric_eigen(a, lambda); info != 0)
-    throw NumericalError(fmt::format("lazy path: the eigendecomposition failed ({})", info));
-  const double lmax = std::max(lambda.maxCoeff(), 0.0);
-  const double tol = static_cast<double>(k) * std::numeric_limits<double>::epsilon() * lmax;
-  Eigen::Index r = 0;
-  for (Eigen::Index i = 0; i < k; ++i) r += lambda[i] > tol ? 1 : 0;
-  const Eigen::MatrixXd ur = a.rightCols(r);  // dsyevd sorts eigenvalues ascending
-  const Eigen::VectorXd inv_sqrt = lambda.tail(r).cwiseSqrt().cwiseInverse();
-  const Eigen::MatrixXd b = path_cov(posterior_, eta_, points_, fresh);    // k x m
-  const Eigen::MatrixXd w = inv_sqrt.asDiagonal() * (ur.transpose() * b);  // r x m
-  const Eigen::VectorXd resid = values_ - posterior_.mean(points_);
-  const Eigen::VectorXd white = inv_sqrt.asDiagonal() * (ur.transpose() * resid);
-  const Eigen::VectorXd cond_mean = posterior_.mean(fresh) + w.transpose() * white;
-  Eigen::MatrixXd d = path_cov(posterior_, eta_, fresh, fresh);
-  const double scale = d.diagonal().maxCoeff();
-  d.noalias() -= w.transpose() * w;
-  const PsdFactor f = factor_psd(std::move(d), scale);
-  last_method_ = fmt::format(
-      "dense conditional on {} answered point(s) (support rank {}, eigenvalues ≤ {:.3g} as 0); {}",
-      k, r, tol, f.detail);
-  return draw_gaussian(cond_mean, f, 1, rng).col(0);
+  // Dense Gaussian conditioning, extended by one block per query (path_conditioning.hpp).
+  if (conditioning_.answered() != points_.rows())
+    conditioning_.rebuild(posterior_, eta_, points_, values_);
+  const Eigen::VectorXd v = conditioning_.extend(posterior_, eta_, fresh, rng);
+  last_method_ = conditioning_.detail();
+  return v;
+}
+
+bool SamplePath::conditions_by_markov() const {
+  return posterior_.markov() != nullptr && eta_ == 0.0;
+}
+
+void SamplePath::prepare_conditioning() {
+  if (points_.rows() == 0 || conditions_by_markov()) return;
+  if (conditioning_.answered() != points_.rows())
+    conditioning_.rebuild(posterior_, eta_, points_, values_);
+}
+
+void SamplePath::truncate(Eigen::Index count) {
+  require(
+      count >= 0 && count <= points_.rows(),
+      fmt::format("lazy path: cannot keep {} of its {} answered points", count, points_.rows()));
+  if (conditioning_.answered() > count && !conditioning_.truncate(count))
+    conditioning_ = PathConditioning{};  // rebuilt on the next conditional draw
+  for (Eigen::Index i = count; i < points_.rows(); ++i) index_.erase(key_of(points_, i));
+  points_.conservativeResize(count, points_.cols());
+  values_.conservativeResize(count);
 }
 
 }  // namespace gpdp

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <vector>
 
 #include "gpdp/error.hpp"
 #include "gpdp/sample_path.hpp"
@@ -25,6 +26,16 @@ using Data = test::RegressionData;
 Data make_data(int n, int dim, std::uint64_t seed) {
   return test::make_regression_data(
       n, dim, seed, [](double x) { return std::sin(4.0 * x); }, 0.3);
+}
+
+// The answered values (one path per column) against the one-shot analytic law on `all`.
+void expect_law(const Eigen::MatrixXd& values, const Kernel& kern, const Data& d, double r,
+                double sigma, double eta, const Points& all) {
+  const auto law = test::analytic_law(kern, d.X, d.y, r, sigma, eta, all);
+  const auto fit = test::check_gaussian(values, law.mean, law.cov);
+  EXPECT_EQ(fit.rank, all.rows());
+  EXPECT_GT(fit.chi2_p, kAlpha);
+  EXPECT_GT(fit.ks_min_p, kAlpha);
 }
 
 // Runs kPaths two-stage paths (X1, then X2 which repeats X1's row 1) and checks the joint law of
@@ -47,11 +58,7 @@ void check_two_stage(const Kernel& kern, const Data& d, double r, double sigma, 
     ASSERT_EQ(v2[0], v1[1]);  // asked again: the same value
     values.col(l) << v1, v2.tail(m2 - 1);
   }
-  const auto law = test::analytic_law(kern, d.X, d.y, r, sigma, eta, all);
-  const auto fit = test::check_gaussian(values, law.mean, law.cov);
-  EXPECT_EQ(fit.rank, all.rows());
-  EXPECT_GT(fit.chi2_p, kAlpha);
-  EXPECT_GT(fit.ks_min_p, kAlpha);
+  expect_law(values, kern, d, r, sigma, eta, all);
 }
 
 TEST(SamplePath, TwoStageEqualsOneShotMarkov) {
@@ -143,6 +150,87 @@ TEST(SamplePath, DuplicatesWithinOneQueryAndBadStates) {
   EXPECT_THROW(SamplePath(post, 0.0, p, vals), InputError);
   EXPECT_THROW(SamplePath(post, 0.0, p, Eigen::VectorXd(3)), InputError);
   EXPECT_THROW(SamplePath(post, -1.0), InputError);
+}
+
+// Four stages on one path: the first drawn by the samplers, the second after rebuilding the
+// conditioning from the answered state, the third and fourth by extending the factor block by
+// block (no refactorisation). The joint law of everything answered must be the one-shot law.
+TEST(SamplePath, FourStagesIncrementalEqualsOneShot) {
+  const Data d = make_data(12, 2, 7);
+  const Kernel kern = Kernel::exponential(0.4);
+  const Posterior post(kern, d.X, d.y, {0.25, 1.2});
+  std::vector<Points> stages(4, Points(3, 2));
+  stages[0] << 0.1, 0.2, 0.5, 0.5, 0.9, 0.1;
+  stages[1] << 0.3, 0.3, 0.52, 0.5, 0.7, 0.9;
+  stages[2] << 0.0, 1.0, 0.51, 0.49, 0.35, 0.6;
+  stages[3] << 0.9, 0.9, 1.1, 0.4, 0.2, 0.8;
+  Points all(12, 2);
+  all << stages[0], stages[1], stages[2], stages[3];
+  SeededRng rng(99);
+  Eigen::MatrixXd values(12, kPaths);
+  for (int l = 0; l < kPaths; ++l) {
+    SamplePath path(post, 0.3);
+    for (int s = 0; s < 4; ++s) values.col(l).segment(3 * s, 3) = path.evaluate(stages[s], rng);
+    if (l == 0) {
+      EXPECT_NE(path.last_method().find("dense conditional on 9 answered point(s) (incremental"),
+                std::string::npos)
+          << path.last_method();
+    }
+  }
+  expect_law(values, kern, d, 0.25, 1.2, 0.3, all);
+}
+
+// The same randomness gives the same answers whether the path extended its factor batch by batch
+// or was restored from its saved state and conditioned from scratch.
+TEST(SamplePath, IncrementalAnswersEqualFromScratchAnswers) {
+  const Data d = make_data(20, 2, 8);
+  const Posterior post(Kernel::matern32(0.3), d.X, d.y, {0.3, 1.0});
+  SeededRng rng(5);
+  SamplePath incremental(post, 0.2);
+  SeededRng points_rng(6);
+  for (int batch = 0; batch < 12; ++batch) {
+    Points x(batch % 3 + 1, 2);
+    for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = points_rng.uniform01();
+    incremental.evaluate(x, rng);
+  }
+  const Eigen::Index k = incremental.size();
+  SamplePath scratch(post, 0.2, incremental.points(), incremental.values());
+  Points next(5, 2);
+  for (Eigen::Index i = 0; i < next.size(); ++i) next(i) = points_rng.uniform01();
+  SeededRng a(11), b(11);
+  const Eigen::VectorXd by_extension = incremental.evaluate(next, a);
+  const Eigen::VectorXd by_rebuild = scratch.evaluate(next, b);
+  EXPECT_NE(incremental.last_method().find("incremental"), std::string::npos);
+  EXPECT_LT((by_extension - by_rebuild).cwiseAbs().maxCoeff(), 1e-9)
+      << by_extension.transpose() << "\n"
+      << by_rebuild.transpose();
+  EXPECT_EQ(incremental.size(), k + 5);
+  EXPECT_GT(incremental.conditioning_bytes(), 8.0 * static_cast<double>(k * k) / 2);
+}
+
+TEST(SamplePath, TruncateUndoesTheLastQuery) {
+  // A query whose new state could not be saved is forgotten: asking again with the same
+  // randomness gives the same values, and the answered points are those before it.
+  const Data d = make_data(10, 2, 9);
+  const Posterior post(Kernel::exponential(0.3), d.X, d.y, {0.3, 1.0});
+  SeededRng rng(1);
+  SamplePath path(post);
+  Points x1(4, 2), x2(2, 2), x3(3, 2);
+  x1 << 0.1, 0.1, 0.4, 0.8, 0.6, 0.2, 0.9, 0.7;
+  x2 << 0.5, 0.5, 0.3, 0.3;
+  x3 << 0.2, 0.9, 0.8, 0.8, 0.45, 0.55;
+  path.evaluate(x1, rng);
+  path.evaluate(x2, rng);
+  SeededRng a(3), b(3);
+  const Eigen::VectorXd first = path.evaluate(x3, a);
+  path.truncate(6);
+  EXPECT_EQ(path.size(), 6);
+  const Eigen::VectorXd again = path.evaluate(x3, b);
+  EXPECT_EQ(first, again);
+  path.truncate(4);  // also below the conditioning's first batch: rebuilt on the next query
+  EXPECT_EQ(path.size(), 4);
+  EXPECT_EQ(path.points(), x1);
+  EXPECT_THROW(path.truncate(5), InputError);
 }
 
 }  // namespace

@@ -7,14 +7,17 @@
 //
 // Cost of a new query of m points after k answered ones: the 1-D exponential kernel with η = 0
 // conditions in O(n + k + m) by the Markov engine (answered values enter as noise-free
-// observations); otherwise the conditional Gaussian is formed densely, O((k + m)³) with n x (k+m)
-// cross-covariances — fine for thousands of points, not for a full 512² grid followed by queries.
+// observations); otherwise the path keeps the Cholesky factor of its answered values' covariance
+// and extends it by one block per query (path_conditioning.hpp): O(k² m + k m² + m³ + n k m +
+// n² m) per query, 4 k² bytes held, after one O(k³) factorisation when a saved state is first
+// conditioned on (prepare_conditioning(), or the first query).
 #include <Eigen/Core>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "gpdp/grid.hpp"
+#include "gpdp/path_conditioning.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/sampler.hpp"
@@ -46,10 +49,22 @@ class SamplePath {
   // "method: detail" of the last draw of new values ("" if the last query was all known points).
   const std::string& last_method() const { return last_method_; }
 
+  // Builds the conditioning on what is answered now (one O(k³) factorisation of a saved state),
+  // so that the next query only extends it; a server calls this at start. No-op when it is
+  // already built or the Markov engine conditions.
+  void prepare_conditioning();
+  // Bytes the conditioning state holds (the factor's lower triangle and the cross terms).
+  double conditioning_bytes() const { return conditioning_.bytes(); }
+  // Forgets the answers after the first `count` points: `count` must be size() before the last
+  // evaluate() that added points (a query whose new state could not be saved).
+  void truncate(Eigen::Index count);
+
  private:
   Eigen::VectorXd evaluate_impl(const Points& xs, const Grid* grid, Rng& rng);
   Eigen::VectorXd draw_new(const Points& fresh, const Grid* grid, Rng& rng);
   void remember(const Points& pts, const Eigen::VectorXd& vals);
+
+  bool conditions_by_markov() const;
 
   Posterior posterior_;
   double eta_;
@@ -58,6 +73,7 @@ class SamplePath {
   Eigen::VectorXd values_;
   std::map<std::vector<double>, Eigen::Index> index_;  // exact coordinates -> row of points_
   std::string last_method_;
+  PathConditioning conditioning_;  // accounts for the answered points once built (or extended)
 };
 
 }  // namespace gpdp

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "gpdp/error.hpp"
-#include "gpdp/sample_path.hpp"
 
 namespace gpdp::release {
 
@@ -26,17 +25,51 @@ Granularity kept_path_lattice(const KeptPath& s, const Dataset& data,
   return lattice;
 }
 
+LazyPaths::LazyPaths(const KeptPath& state, const Posterior& posterior) {
+  paths_.reserve(state.paths.size());
+  for (const auto& p : state.paths) paths_.emplace_back(posterior, state.eta, p.points, p.values);
+  before_.assign(paths_.size(), 0);
+}
+
+void LazyPaths::prepare() {
+  for (SamplePath& p : paths_) p.prepare_conditioning();
+}
+
+Eigen::MatrixXd LazyPaths::answer(KeptPath& state, const Granularity& lattice,
+                                  const Points& model_points, Rng& rng) {
+  require(state.paths.size() == paths_.size(), "lazy paths: the state has another set of paths");
+  Eigen::MatrixXd released(model_points.rows(), static_cast<Eigen::Index>(paths_.size()));
+  std::size_t l = 0;
+  try {
+    for (; l < paths_.size(); ++l) {
+      before_[l] = paths_[l].size();
+      const Eigen::VectorXd v = paths_[l].evaluate(model_points, rng);
+      released.col(static_cast<Eigen::Index>(l)) =
+          v.unaryExpr([&](double x) { return snap(x, lattice); });
+    }
+  } catch (...) {
+    for (std::size_t j = 0; j < l; ++j) paths_[j].truncate(before_[j]);
+    throw;
+  }
+  for (std::size_t j = 0; j < paths_.size(); ++j)
+    state.paths[j] = {paths_[j].points(), paths_[j].values()};
+  return released;
+}
+
+void LazyPaths::undo() {
+  for (std::size_t j = 0; j < paths_.size(); ++j) paths_[j].truncate(before_[j]);
+}
+
+double LazyPaths::conditioning_bytes() const {
+  double b = 0.0;
+  for (const SamplePath& p : paths_) b += p.conditioning_bytes();
+  return b;
+}
+
 Eigen::MatrixXd answer_points(KeptPath& state, const Posterior& posterior,
                               const Granularity& lattice, const Points& model_points, Rng& rng) {
-  Eigen::MatrixXd released(model_points.rows(), static_cast<Eigen::Index>(state.paths.size()));
-  for (std::size_t l = 0; l < state.paths.size(); ++l) {
-    SamplePath path(posterior, state.eta, state.paths[l].points, state.paths[l].values);
-    const Eigen::VectorXd v = path.evaluate(model_points, rng);
-    released.col(static_cast<Eigen::Index>(l)) =
-        v.unaryExpr([&](double x) { return snap(x, lattice); });
-    state.paths[l] = {path.points(), path.values()};
-  }
-  return released;
+  LazyPaths paths(state, posterior);
+  return paths.answer(state, lattice, model_points, rng);
 }
 
 }  // namespace gpdp::release

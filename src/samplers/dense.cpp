@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <vector>
 
 #include "gpdp/error.hpp"
@@ -46,6 +47,8 @@ PsdFactor factor_psd(Eigen::MatrixXd c, double reference_scale) {
   const Eigen::Index m = c.rows();
   require(c.cols() == m, "factor_psd: matrix is not square");
   PsdFactor out;
+  out.order.resize(static_cast<std::size_t>(m));
+  std::iota(out.order.begin(), out.order.end(), Eigen::Index{0});
   if (m == 0) {
     out.full_rank = true;
     out.detail = "empty";
@@ -100,6 +103,7 @@ PsdFactor factor_psd(Eigen::MatrixXd c, double reference_scale) {
   out.factor = Eigen::MatrixXd::Zero(m, rank);
   for (Eigen::Index i = 0; i < m; ++i) {
     const Eigen::Index row = piv[static_cast<std::size_t>(i)] - 1;
+    out.order[static_cast<std::size_t>(i)] = row;
     const Eigen::Index cols = std::min<Eigen::Index>(i + 1, rank);
     out.factor.row(row).head(cols) = c.row(i).head(cols);
   }

@@ -51,6 +51,9 @@ ServedPath::ServedPath(const ReleaseConfig& config, const Limits& limits)
           fmt::format("{}: the path already holds {} points, more than limits.max_points_per_path "
                       "= {}; raise the limit to serve it",
                       file_, answered_.load(), max_points_));
+  // The conditioning on everything answered, built once here; each query then extends it.
+  lazy_.emplace(state, *posterior_);
+  lazy_->prepare();
 }
 
 Points ServedPath::checked_model_points(const Points& points) const {
@@ -115,13 +118,17 @@ PathAnswer ServedPath::answer(const Points& points, std::chrono::milliseconds wa
   try {
     // Drawn on a copy: the path changes only once the new state is safely on disk.
     release::KeptPath next = path_.state();
-    const Eigen::MatrixXd draw =
-        release::answer_points(next, *posterior_, lattice_, model_points, *rng_);
+    const Eigen::MatrixXd draw = lazy_->answer(next, lattice_, model_points, *rng_);
     const auto total = static_cast<std::size_t>(next.paths.front().points.rows());
     PathAnswer a;
     a.new_points = static_cast<long>(total - answered);
     if (a.new_points > 0) {
-      path_.save(std::move(next));
+      try {
+        path_.save(std::move(next));
+      } catch (...) {
+        lazy_->undo();  // not saved: the answers never leave, the paths forget them
+        throw;
+      }
       answered_ = static_cast<long>(total);
       remember(model_points);
     }

@@ -5,12 +5,14 @@
 // open_path.hpp), the rounding lattice of its answers, and the answers themselves.
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 #include "gpdp/posterior.hpp"
 #include "gpdp/release/input.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
+#include "gpdp/sample_path.hpp"
 
 namespace gpdp::release {
 
@@ -23,10 +25,33 @@ PreparedData kept_path_data(const std::string& data_path, const KeptPath& state)
 Granularity kept_path_lattice(const KeptPath& state, const Dataset& data,
                               const std::string& path_file);
 
-// The released values of every kept path at `model_points` (model coordinates), drawn jointly and
-// conditionally on everything each path has answered (already answered points return their
-// value), snapped to `lattice`; `state` then holds the new answers, and the caller persists it
-// BEFORE the values leave. Points x paths, model units.
+// The kept paths of a state as lazily evaluated SamplePaths that keep their conditioning between
+// answers (sample_path.hpp: the Cholesky factor of the answered values' covariance, extended by
+// one block per answer). prepare() builds it from the state (one O(k³) factorisation per path: a
+// server does it at start); each answer() then costs O(k² m + m³ + n k m) per path. The memory
+// held is about 4 k² bytes per path (conditioning_bytes()).
+class LazyPaths {
+ public:
+  LazyPaths(const KeptPath& state, const Posterior& posterior);
+  void prepare();
+  // The released values of every kept path at `model_points` (model coordinates), drawn jointly
+  // and conditionally on everything each path has answered (already answered points return their
+  // value), snapped to `lattice`; `state` then holds the new answers, and the caller persists it
+  // BEFORE the values leave, or calls undo(). Points x paths, model units. On an exception
+  // nothing changes.
+  Eigen::MatrixXd answer(KeptPath& state, const Granularity& lattice, const Points& model_points,
+                         Rng& rng);
+  // Forgets the last answer's new points (its state could not be saved).
+  void undo();
+  double conditioning_bytes() const;
+
+ private:
+  std::vector<SamplePath> paths_;
+  std::vector<Eigen::Index> before_;  // each path's size before the last answer
+};
+
+// One answer of a state's paths, built from the state on the spot (`gpdp query`: one process
+// per query).
 Eigen::MatrixXd answer_points(KeptPath& state, const Posterior& posterior,
                               const Granularity& lattice, const Points& model_points, Rng& rng);
 

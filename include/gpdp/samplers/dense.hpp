@@ -20,6 +20,10 @@ struct PsdFactor {
   Eigen::Index rank = 0;
   bool full_rank = false;
   std::string detail;  // which factorisation, rank, tolerance
+  // The points in pivot order (0, 1, .., m − 1 unless pivoted): the rows order[0..rank) of
+  // `factor` form a lower triangular rank x rank matrix with a nonzero diagonal; the others are
+  // determined by them (their Schur pivot was below the tolerance).
+  std::vector<Eigen::Index> order;
 };
 
 // Factorises a symmetric PSD matrix (only its lower triangle is read). First LAPACK dpotrf

@@ -38,9 +38,11 @@ struct ReleaseConfig {
 struct Limits {
   std::size_t max_body_bytes = 64 * 1024;
   std::size_t max_points_per_request = 100;
-  // Cap on the points a kept path may hold (its release's own points included): the state, the
-  // path file and the O(k³) conditioning of a dense path grow with it (docs/serve.md).
-  std::size_t max_points_per_path = 2000;
+  // Cap on the points a kept path may hold (its release's own points included): a memory and
+  // policy setting. Each path keeps the Cholesky factor of its answered points' covariance,
+  // about 4 k² bytes (400 MB at 10⁴), built at start in O(k³) and extended per query in O(k²)
+  // (docs/serve.md); the path file grows with it too.
+  std::size_t max_points_per_path = 10000;
   // New points one client address may add to one path: a token bucket of this many points,
   // refilled over new_points_window_s (0 = no quota). Points already answered never count.
   std::size_t new_points_per_client = 100;

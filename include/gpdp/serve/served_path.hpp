@@ -29,6 +29,7 @@
 #include "gpdp/domain.hpp"
 #include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/posterior.hpp"
+#include "gpdp/release/lazy_answers.hpp"
 #include "gpdp/release/open_path.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
@@ -61,6 +62,8 @@ class ServedPath {
   std::size_t paths() const { return path_.state().paths.size(); }
   long points_answered() const { return answered_.load(); }
   std::size_t max_points() const { return max_points_; }
+  // Bytes the paths' conditioning holds now (about 4 k² per path at k answered points).
+  double conditioning_bytes() const { return lazy_->conditioning_bytes(); }
   // The answers are private: the release's, every earlier one's and this server's generator.
   bool is_private() const { return private_; }
 
@@ -72,6 +75,8 @@ class ServedPath {
   std::string file_;
   release::OpenPath path_;  // its id locked while the server runs
   std::optional<Posterior> posterior_;
+  // The paths with their conditioning kept between queries, built at start (lazy_answers.hpp).
+  std::optional<release::LazyPaths> lazy_;
   release::Granularity lattice_;
   std::optional<gis::GeoFrame> geo_;
   std::unique_ptr<Rng> rng_;
