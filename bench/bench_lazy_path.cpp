@@ -70,8 +70,7 @@ int main(int argc, char** argv) {
   path.evaluate(Grid::parse("0:1:10,0:1:10"), rng);  // the release: k = 100
   path.prepare_conditioning();
 
-  std::printf("%8s %14s %14s %10s %12s\n", "k", "new p50 ms", "old p50 ms", "old/new",
-              "memory MB");
+  std::printf("%8s %14s %14s %10s %12s\n", "k", "new p50 ms", "old p50 ms", "old/new", "memory MB");
   std::vector<double> log_k, log_t;
   for (const long k : ks) {
     while (path.size() < k) {

@@ -104,8 +104,8 @@ void PathConditioning::rebuild(const Posterior& posterior, double eta, const Poi
                  "the k x k covariance, its factor and the n x k cross terms", kAlternatives);
   const Eigen::MatrixXd q = data_solve(posterior, points);
   const double eta2 = eta * eta, s2 = posterior.sigma() * posterior.sigma();
-  const PsdFactor f = factor_psd(
-      path_covariance(posterior, eta, posterior.kernel().gram(points), q, q), s2 + eta2);
+  const PsdFactor f =
+      factor_psd(path_covariance(posterior, eta, posterior.kernel().gram(points), q, q), s2 + eta2);
   // α = L⁻¹ (f(B) − μ_D(B)) on the pivots, by the same block solve as later batches.
   const Eigen::VectorXd resid = values - posterior.mean(points);
   Eigen::VectorXd zeta(f.rank);
@@ -127,8 +127,7 @@ Eigen::VectorXd PathConditioning::extend(const Posterior& posterior, double eta,
   const Eigen::Index k = rank(), m = fresh.rows();
   const auto kd = static_cast<double>(k), md = static_cast<double>(m),
              n = static_cast<double>(posterior.n());
-  require_memory(posterior.pending_factor_bytes() +
-                     static_cast<double>(dense_bytes(md, kd + md)) +
+  require_memory(posterior.pending_factor_bytes() + static_cast<double>(dense_bytes(md, kd + md)) +
                      static_cast<double>(dense_bytes(kd, md, 3)) +
                      static_cast<double>(dense_bytes(n, md, 2)) +
                      static_cast<double>(dense_bytes(md, md, 3)) + 16.0 * (n + 3.0) * md,

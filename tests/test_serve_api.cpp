@@ -79,10 +79,58 @@ TEST_F(ServeApi, HealthReleasesCertificateAndFiles) {
   EXPECT_EQ(server->get("/v1/releases/grid/map.png").headers.at("Content-Type"), "image/png");
   const auto page = server->get("/");
   EXPECT_EQ(page.status, 200);
-  EXPECT_NE(page.body.find("<canvas id=\"map\""), std::string::npos);
+  EXPECT_NE(page.body.find("<div id=\"map\">"), std::string::npos);
+  EXPECT_NE(page.body.find("/static/leaflet/leaflet.js"), std::string::npos);
   // Self-contained: no script, style or image from anywhere else.
   EXPECT_EQ(page.body.find("http://"), std::string::npos);
   EXPECT_EQ(page.body.find("https://"), std::string::npos);
+}
+
+TEST_F(ServeApi, MapPageLayerLibraryAndCoordinates) {
+  // What the page needs, from the release list: its layer, no base map, the limits it keeps to.
+  const auto list = json::parse(server->get("/v1/releases").body);
+  EXPECT_EQ(list[0]["display"], true);
+  EXPECT_EQ(list[0]["base_map"], nullptr);
+  EXPECT_EQ(list[0]["max_points_per_request"], 100);
+  // The layer: the grid's frame (no CRS: the release's own coordinates), the released values'
+  // range and the threshold, the excursion polygons to draw over it.
+  const auto dj = server->get("/v1/releases/grid/display.json");
+  ASSERT_EQ(dj.status, 200);
+  const json d = json::parse(dj.body);
+  const double half = 0.5 / 11;  // half a step of 0:1:12
+  EXPECT_EQ(d["lat_lng"], false);
+  EXPECT_NEAR(d["bounds"][0][0].get<double>(), -half, 1e-12);
+  EXPECT_NEAR(d["bounds"][0][1].get<double>(), -half, 1e-12);
+  EXPECT_NEAR(d["bounds"][1][0].get<double>(), 1 + half, 1e-12);
+  EXPECT_NEAR(d["bounds"][1][1].get<double>(), 1 + half, 1e-12);
+  EXPECT_EQ(d["width"], 12);
+  EXPECT_EQ(d["polygons"], "excursion-grid.json");
+  const auto cert = json::parse(read_text(grid.out + "/certificate.json"));
+  EXPECT_EQ(d["threshold"], cert["threshold"]["t"]);
+  const Eigen::MatrixXd value = io::read_csv(grid.out + "/draws.csv").numeric({"value_1"});
+  EXPECT_EQ(d["min"].get<double>(), value.minCoeff());
+  EXPECT_EQ(d["max"].get<double>(), value.maxCoeff());
+  const auto png = server->get("/v1/releases/grid/display.png");
+  EXPECT_EQ(png.status, 200);
+  EXPECT_EQ(png.headers.at("Content-Type"), "image/png");
+  EXPECT_EQ(png.body.substr(0, 4), "\x89PNG");
+  // Leaflet, from Debian's libjs-leaflet, byte for byte; nothing else under /static.
+  const auto js = server->get("/static/leaflet/leaflet.js");
+  EXPECT_EQ(js.status, 200);
+  EXPECT_EQ(js.body, read_text("/usr/share/javascript/leaflet/leaflet.js"));
+  EXPECT_EQ(js.headers.at("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(server->get("/static/leaflet/images/layers.png").status, 200);
+  EXPECT_EQ(server->get("/static/leaflet/leaflet.min.js").status, 404);
+  EXPECT_EQ(server->get("/static/leaflet/../../../etc/passwd").status, 404);
+  EXPECT_EQ(server->get("/static/leaflet/").status, 404);
+  // Points in another CRS need a release with one; a malformed "crs" is a 400 like any bad body.
+  const auto r =
+      server->post("/v1/releases/grid/query", R"({"points": [[0.5, 0.5]], "crs": "EPSG:4326"})");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.body.find("no CRS"), std::string::npos) << r.body;
+  EXPECT_EQ(
+      server->post("/v1/releases/grid/query", R"({"points": [[0.5, 0.5]], "crs": 4326})").status,
+      400);
 }
 
 TEST_F(ServeApi, ReleasedGridNodesReturnDrawsCsvValuesExactly) {

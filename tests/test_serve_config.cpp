@@ -74,6 +74,24 @@ TEST(ServeConfig, NamesEveryBadValue) {
   }
 }
 
+TEST(ServeConfig, WebMapOfThePage) {
+  const auto plain = parse_serve_config(config_with(kRelease), "serve.json", "/etc/gpdp");
+  EXPECT_EQ(plain.map.leaflet_dir, "/usr/share/javascript/leaflet");  // Debian's libjs-leaflet
+  EXPECT_EQ(plain.map.tiles, "");                                     // no base map
+  const auto c = parse_serve_config(
+      config_with(kRelease, R"(, "map": {"tiles": "https://tiles.example/{z}/{x}/{y}.png",
+                  "attribution": "© the tile makers", "leaflet_dir": "leaflet"})"),
+      "serve.json", "/etc/gpdp");
+  EXPECT_EQ(c.map.tiles, "https://tiles.example/{z}/{x}/{y}.png");
+  EXPECT_EQ(c.map.attribution, "© the tile makers");
+  EXPECT_EQ(c.map.leaflet_dir, "/etc/gpdp/leaflet");
+  expect_error(config_with(kRelease, R"(, "map": {"tiles": "tiles.example/{z}/{x}/{y}.png"})"),
+               "'tiles' must be an http(s) URL template");
+  expect_error(config_with(kRelease, R"(, "map": {"tiles": "https://tiles.example/{z}.png"})"),
+               "{z}, {x} and {y}");
+  expect_error(config_with(kRelease, R"(, "map": {"cdn": "https://x"})"), "unknown key 'cdn'");
+}
+
 TEST(ServeConfig, ReleaseIds) {
   EXPECT_TRUE(valid_release_id("meuse-zinc"));
   EXPECT_TRUE(valid_release_id("r.2024_01"));

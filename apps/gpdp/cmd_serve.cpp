@@ -14,6 +14,7 @@
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/serve/config.hpp"
+#include "gpdp/serve/leaflet_files.hpp"
 #include "gpdp/serve/server.hpp"
 
 namespace gpdp::cli {
@@ -61,6 +62,11 @@ void run(const ServeFlags& f) {
                    "gpdp serve: release '%s' uses insecure_seed: its answers are NOT "
                    "PRIVATE\n",
                    r.id.c_str());
+  }
+  if (const std::string missing = serve::LeafletFiles::load(config.map.leaflet_dir).missing();
+      !missing.empty()) {
+    std::fprintf(stderr, "gpdp serve: warning: %s; the map page falls back to typed points\n",
+                 missing.c_str());
   }
   std::fprintf(stderr, "gpdp serve: %zu release(s) on http://%s:%d/\n", config.releases.size(),
                config.listen.host.c_str(), port);

@@ -1,9 +1,12 @@
 #include "gpdp/gis/gdal.hpp"
 
 #include <cpl_error.h>
+#include <cpl_vsi.h>
 #include <fmt/format.h>
+#include <ogr_spatialref.h>
 
 #include <array>
+#include <atomic>
 #include <mutex>
 
 #include "gpdp/error.hpp"
@@ -33,6 +36,27 @@ GDALDatasetUniquePtr memory_vector_dataset() {
     throw Error(
         fmt::format("GDAL could not create an in-memory vector dataset: {}", CPLGetLastErrorMsg()));
   return ds;
+}
+
+MemFile::MemFile(const std::string& extension) {
+  static std::atomic<long> counter{0};
+  name_ = fmt::format("/vsimem/gpdp-{}-{}{}", static_cast<const void*>(this), counter++, extension);
+}
+
+MemFile::~MemFile() { VSIUnlink(name_.c_str()); }
+
+std::string MemFile::bytes() const {
+  vsi_l_offset size = 0;
+  const GByte* data = VSIGetMemFileBuffer(name_.c_str(), &size, FALSE);
+  if (data == nullptr) throw Error(fmt::format("GDAL wrote nothing to {}", name_));
+  return std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size));
+}
+
+void set_crs(GDALDataset& raster, const std::string& crs_id) {
+  OGRSpatialReference srs;
+  srs.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+  if (srs.SetFromUserInput(crs_id.c_str()) != OGRERR_NONE || raster.SetSpatialRef(&srs) != CE_None)
+    throw Error(fmt::format("GDAL could not attach the CRS {} to the raster", crs_id));
 }
 
 GDALDatasetUniquePtr memory_raster(const geometry::RasterFrame& frame, int bands,

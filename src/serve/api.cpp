@@ -27,6 +27,7 @@ std::unique_ptr<ServedRelease> open_release(const ReleaseConfig& c, const Limits
   try {
     r->folder = ReleaseFolder::load(c.release_dir);
     r->path = std::make_unique<ServedPath>(c, limits);
+    r->display = display_layer(r->folder);
   } catch (const Error& e) {
     throw InputError(fmt::format("release '{}': {}", c.id, e.what()));
   }
@@ -38,7 +39,7 @@ std::unique_ptr<ServedRelease> open_release(const ReleaseConfig& c, const Limits
   return r;
 }
 
-json release_summary(const ServedRelease& r) {
+json release_summary(const ServedRelease& r, const Limits& limits, const WebMapConfig& map) {
   const json& cert = r.folder.certificate();
   const json& g = cert.value("guarantee", json::object());
   const ServedPath& p = *r.path;
@@ -56,7 +57,14 @@ json release_summary(const ServedRelease& r) {
                       ? cert["crs"].value("declared", json(nullptr))
                       : json(nullptr)},
           {"files", r.folder.file_names()},
-          {"private", cert.value("private", false) && p.is_private()}};
+          {"private", cert.value("private", false) && p.is_private()},
+          // What the map page needs: its layer, the base map, the limits it keeps to.
+          {"display", r.display.has_value()},
+          {"base_map", map.tiles.empty()
+                           ? json(nullptr)
+                           : json{{"tiles", map.tiles}, {"attribution", map.attribution}}},
+          {"max_points_per_request", limits.max_points_per_request},
+          {"new_points_per_client", limits.new_points_per_client}};
 }
 
 }  // namespace
@@ -70,7 +78,10 @@ ApiResponse error_response(int status, const std::string& message, int retry_aft
   return r;
 }
 
-Api::Api(const ServeConfig& config) : limits_(config.limits) {
+Api::Api(const ServeConfig& config)
+    : limits_(config.limits),
+      map_(config.map),
+      leaflet_(LeafletFiles::load(config.map.leaflet_dir)) {
   if (!config.admin_token_file.empty()) admin_ = AdminToken::load(config.admin_token_file);
   for (const auto& c : config.releases) releases_[c.id] = open_release(c, limits_);
 }
@@ -85,7 +96,7 @@ ApiResponse Api::health() const { return json_response({{"status", "ok"}}); }
 
 ApiResponse Api::releases() const {
   json list = json::array();
-  for (const auto& [id, r] : releases_) list.push_back(release_summary(*r));
+  for (const auto& [id, r] : releases_) list.push_back(release_summary(*r, limits_, map_));
   return json_response(list);
 }
 
@@ -97,7 +108,15 @@ ApiResponse Api::certificate(const std::string& id) const {
 }
 
 ApiResponse Api::file(const std::string& id, const std::string& name) const {
-  const PublicFile* f = release(id).folder.file(name);
+  const ServedRelease& rel = release(id);
+  if (rel.display && (name == "display.png" || name == "display.json")) {
+    ApiResponse r;
+    r.body = name == "display.png" ? rel.display->png : rel.display->json;
+    r.content_type = name == "display.png" ? "image/png" : "application/json";
+    r.release = id;
+    return r;
+  }
+  const PublicFile* f = rel.folder.file(name);
   if (f == nullptr) throw HttpError(404, "this release has no such file");
   ApiResponse r;
   r.body = f->content;
@@ -106,15 +125,21 @@ ApiResponse Api::file(const std::string& id, const std::string& name) const {
   return r;
 }
 
-Points Api::parse_points(const std::string& body, const ServedPath& path) const {
+Points Api::parse_points(const std::string& body, const ServedPath& path, std::string* crs) const {
   json doc;
   try {
     doc = json::parse(body);
   } catch (const json::exception&) {
     throw HttpError(400, "the body is not valid JSON; send {\"points\": [[x1, x2], ...]}");
   }
-  if (!doc.is_object() || !doc.contains("points") || !doc["points"].is_array() || doc.size() != 1)
-    throw HttpError(400, "the body must be {\"points\": [[x1, x2], ...]} and nothing else");
+  const bool with_crs = doc.is_object() && doc.contains("crs");
+  if (!doc.is_object() || !doc.contains("points") || !doc["points"].is_array() ||
+      doc.size() != (with_crs ? 2u : 1u) || (with_crs && !doc["crs"].is_string())) {
+    throw HttpError(400,
+                    "the body must be {\"points\": [[x1, x2], ...]}, optionally with \"crs\": "
+                    "\"AUTH:CODE\", and nothing else");
+  }
+  *crs = with_crs ? doc["crs"].get<std::string>() : "";
   const json& pts = doc["points"];
   if (pts.empty()) throw HttpError(400, "'points' is empty");
   if (pts.size() > limits_.max_points_per_request) {
@@ -140,7 +165,9 @@ Points Api::parse_points(const std::string& body, const ServedPath& path) const 
 
 ApiResponse Api::query(const std::string& id, const std::string& body, const std::string& client) {
   ServedRelease& r = release(id);
-  const Points xs = parse_points(body, *r.path);
+  std::string crs;
+  Points xs = parse_points(body, *r.path, &crs);
+  if (!crs.empty()) xs = r.path->declared_points(xs, crs);
   const PathAnswer a = r.path->answer(xs, std::chrono::seconds(limits_.query_wait_s), client);
   ++r.queries;
   auto column = [](const Eigen::MatrixXd& m, Eigen::Index c) {
@@ -153,6 +180,12 @@ ApiResponse Api::query(const std::string& id, const std::string& body, const std
            {"draw", column(a.draw, 0)},
            {"value", column(a.value, 0)},
            {"private", r.folder.certificate().value("private", false) && r.path->is_private()}};
+  if (!crs.empty()) {
+    json coordinates = json::array();
+    for (Eigen::Index i = 0; i < xs.rows(); ++i)
+      coordinates.push_back(std::vector<double>(xs.row(i).begin(), xs.row(i).end()));
+    out["coordinates"] = coordinates;  // the points as the release's CRS has them
+  }
   if (a.draw.cols() > 1) {
     json draws = json::array(), values = json::array();
     for (Eigen::Index i = 0; i < a.draw.rows(); ++i) {
@@ -177,7 +210,7 @@ ApiResponse Api::admin_status(const std::string& authorization) const {
   }
   json list = json::array();
   for (const auto& [id, r] : releases_) {
-    json s = release_summary(*r);
+    json s = release_summary(*r, limits_, map_);
     s["queries"] = r->queries.load();
     list.push_back(s);
   }
@@ -190,6 +223,15 @@ ApiResponse Api::admin_status(const std::string& authorization) const {
                           {"new_points_window_s", limits_.new_points_window_s},
                           {"rate_per_second", limits_.rate_per_second},
                           {"rate_burst", limits_.rate_burst}}}});
+}
+
+ApiResponse Api::leaflet(const std::string& name) const {
+  const PublicFile* f = leaflet_.file(name);
+  if (f == nullptr) throw HttpError(404, "no such file of the map library");
+  ApiResponse r;
+  r.body = f->content;
+  r.content_type = f->media_type;
+  return r;
 }
 
 ApiResponse Api::page() const {

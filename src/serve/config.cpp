@@ -128,6 +128,24 @@ ReleaseConfig parse_release(const json& j, const std::string& where, const std::
   return r;
 }
 
+WebMapConfig parse_map(const json& j, const std::string& where, const std::string& base) {
+  known_keys(j, {"leaflet_dir", "tiles", "attribution"}, where);
+  WebMapConfig m;
+  if (j.contains("leaflet_dir")) m.leaflet_dir = file_at(j, "leaflet_dir", where, base);
+  if (j.contains("tiles")) {
+    m.tiles = string_at(j, "tiles", where);
+    const bool web = m.tiles.rfind("https://", 0) == 0 || m.tiles.rfind("http://", 0) == 0;
+    require(web && m.tiles.find("{z}") != std::string::npos &&
+                m.tiles.find("{x}") != std::string::npos &&
+                m.tiles.find("{y}") != std::string::npos,
+            fmt::format("{}: key 'tiles' must be an http(s) URL template with {{z}}, {{x}} and "
+                        "{{y}}, e.g. https://tile.openstreetmap.org/{{z}}/{{x}}/{{y}}.png",
+                        where));
+  }
+  if (j.contains("attribution")) m.attribution = string_at(j, "attribution", where);
+  return m;
+}
+
 }  // namespace
 
 bool valid_release_id(const std::string& id) {
@@ -164,7 +182,7 @@ ServeConfig parse_serve_config(const std::string& text, const std::string& sourc
   } catch (const json::exception& e) {
     throw InputError(fmt::format("{}: not valid JSON ({})", source, e.what()));
   }
-  known_keys(doc, {"listen", "releases", "admin_token_file", "limits"}, source);
+  known_keys(doc, {"listen", "releases", "admin_token_file", "limits", "map"}, source);
   ServeConfig c;
   c.source = source;
   if (doc.contains("listen"))
@@ -181,6 +199,7 @@ ServeConfig parse_serve_config(const std::string& text, const std::string& sourc
   if (doc.contains("admin_token_file"))
     c.admin_token_file = file_at(doc, "admin_token_file", source, base_dir);
   if (doc.contains("limits")) c.limits = parse_limits(doc["limits"], source + ": limits");
+  if (doc.contains("map")) c.map = parse_map(doc["map"], source + ": map", base_dir);
   return c;
 }
 

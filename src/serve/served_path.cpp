@@ -56,6 +56,22 @@ ServedPath::ServedPath(const ReleaseConfig& config, const Limits& limits)
   lazy_->prepare();
 }
 
+Points ServedPath::declared_points(const Points& points, const std::string& crs) const {
+  if (!geo_) {
+    throw HttpError(400,
+                    "this release has no CRS: give the points in its own coordinates, "
+                    "without crs");
+  }
+  std::lock_guard lock(proj_mutex());
+  try {
+    const gis::Crs from = gis::Crs::parse(crs);
+    if (from.id() == geo_->declared().id()) return points;
+    return gis::Transformer(from, geo_->declared()).apply(points, "query points");
+  } catch (const InputError& e) {
+    throw HttpError(400, e.what());
+  }
+}
+
 Points ServedPath::checked_model_points(const Points& points) const {
   for (Eigen::Index i = 0; i < points.rows(); ++i) {
     if (!points.row(i).allFinite())

@@ -47,6 +47,7 @@ struct Route {
     File,
     Query,
     Admin,
+    Leaflet,
     None
   } kind = Kind::None;
   std::string id, file;
@@ -74,6 +75,8 @@ Route route_of(std::string_view target) {
   if (path == "/v1/health") return {Route::Kind::Health, {}, {}};
   if (path == "/v1/releases") return {Route::Kind::Releases, {}, {}};
   if (path == "/v1/admin/status") return {Route::Kind::Admin, {}, {}};
+  if (constexpr std::string_view leaflet = "/static/leaflet/"; path.rfind(leaflet, 0) == 0)
+    return {Route::Kind::Leaflet, {}, std::string(path.substr(leaflet.size()))};
   const auto s = segments(path);
   if (s.size() == 4 && s[0] == "v1" && s[1] == "releases" && !s[2].empty() && !s[3].empty()) {
     if (s[3] == "certificate") return {Route::Kind::Certificate, s[2], {}};
@@ -133,6 +136,8 @@ struct Server::Impl {
           return api.query(r.id, req.body(), client);
         case Route::Kind::Admin:
           return api.admin_status(std::string(req[http::field::authorization]));
+        case Route::Kind::Leaflet:
+          return api.leaflet(r.file);
         case Route::Kind::None:
           break;
       }

@@ -28,6 +28,24 @@ class GdalErrors {
 // An empty in-memory vector dataset (GDAL's "Memory" driver); throws Error if GDAL cannot make one.
 GDALDatasetUniquePtr memory_vector_dataset();
 
+// A /vsimem/ file (GDAL's in-memory file system) with a unique name ending in `extension`,
+// removed when the object dies; bytes() reads what GDAL wrote to it.
+class MemFile {
+ public:
+  explicit MemFile(const std::string& extension);
+  ~MemFile();
+  MemFile(const MemFile&) = delete;
+  MemFile& operator=(const MemFile&) = delete;
+  const std::string& name() const { return name_; }
+  std::string bytes() const;
+
+ private:
+  std::string name_;
+};
+
+// Attaches `crs` (AUTH:CODE, traditional GIS axis order) to a raster; Error when GDAL refuses.
+void set_crs(GDALDataset& raster, const std::string& crs_id);
+
 // A north-up in-memory raster in `frame` with `bands` bands of `type`, georeferenced by the
 // frame's geotransform (no CRS).
 GDALDatasetUniquePtr memory_raster(const geometry::RasterFrame& frame, int bands,

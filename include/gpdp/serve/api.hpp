@@ -4,10 +4,15 @@
 //   GET  /v1/releases                    [{"id", "epsilon", "delta", "points_answered", ...}]
 //   GET  /v1/releases/{id}/certificate   the certificate JSON, as published
 //   GET  /v1/releases/{id}/{file}        map.png | map.svg | map.tif | excursion.geojson |
-//                                        excursion-grid.json | draws.csv, when the release has it
+//                                        excursion-grid.json | draws.csv, when the release has it;
+//                                        display.png | display.json (display_layer.hpp)
 //   POST /v1/releases/{id}/query         {"points": [[x1, x2], ...]} -> {"draw": [...], "value":
-//   [...]} GET  /v1/admin/status                per-release counters (Authorization: Bearer
-//   <token>) GET  /                               the map page
+//                                        [...]}; with "crs": "EPSG:4326" (any AUTH:CODE) the points
+//                                        are in that CRS and "coordinates" gives them in the
+//                                        release's
+//   GET  /v1/admin/status                per-release counters (Authorization: Bearer <token>)
+//   GET  /                               the map page
+//   GET  /static/leaflet/{file}          the page's web-map library (leaflet_files.hpp)
 // Every error is {"error": "..."} with a 4xx/5xx status. Responses carry only what the release
 // published and the released values of the path: never data, μ_D, p_D or a kept-path state.
 #include <map>
@@ -19,6 +24,8 @@
 
 #include "gpdp/serve/admin_token.hpp"
 #include "gpdp/serve/config.hpp"
+#include "gpdp/serve/display_layer.hpp"
+#include "gpdp/serve/leaflet_files.hpp"
 #include "gpdp/serve/release_folder.hpp"
 #include "gpdp/serve/served_path.hpp"
 
@@ -43,6 +50,7 @@ struct ServedRelease {
   std::string id;
   ReleaseFolder folder;
   std::unique_ptr<ServedPath> path;
+  std::optional<DisplayLayer> display;  // the map page's layer of the released map
   std::atomic<long> queries{0};
 };
 
@@ -60,12 +68,19 @@ class Api {
   ApiResponse query(const std::string& id, const std::string& body, const std::string& client);
   ApiResponse admin_status(const std::string& authorization) const;
   ApiResponse page() const;
+  ApiResponse leaflet(const std::string& name) const;
+  // "" when the page's map library is installed, else why not (the server logs it at start).
+  const std::string& leaflet_missing() const { return leaflet_.missing(); }
 
  private:
   ServedRelease& release(const std::string& id) const;  // HttpError 404 when unknown
-  Points parse_points(const std::string& body, const ServedPath& path) const;
+  // The body's points in the release's declared coordinates; *crs is the CRS they were given in
+  // ("" when the release's own).
+  Points parse_points(const std::string& body, const ServedPath& path, std::string* crs) const;
 
   Limits limits_;
+  WebMapConfig map_;
+  LeafletFiles leaflet_;
   std::optional<AdminToken> admin_;
   std::map<std::string, std::unique_ptr<ServedRelease>> releases_;
 };

@@ -5,7 +5,8 @@
 //    "releases": [{"id": "meuse-zinc", "release_dir": "out", "path": "zinc.gpdp",
 //                  "data": "meuse.csv", "path_key_file": "zinc.key", "ledger": "ledger.sqlite"}],
 //    "admin_token_file": "admin.token",
-//    "limits": {"max_body_bytes": 65536, "max_points_per_request": 100, ...}}
+//    "limits": {"max_body_bytes": 65536, "max_points_per_request": 100, ...},
+//    "map": {"tiles": "https://tile.example/{z}/{x}/{y}.png", "attribution": "…"}}
 // Relative file names are taken relative to the config file's folder. Unknown keys, wrong types
 // and unusable values are InputErrors naming the file and the key.
 #include <cstddef>
@@ -65,12 +66,23 @@ struct Limits {
   std::size_t max_queued_queries = 64;  // queries waiting for a worker (503 past it)
 };
 
+// The map page's web map: where Leaflet is installed, and an optional base map of tiles under the
+// released layers (none by default: the page then needs nothing but this server).
+struct WebMapConfig {
+  std::string leaflet_dir = "/usr/share/javascript/leaflet";  // Debian's libjs-leaflet
+  // A tile URL template "https://host/{z}/{x}/{y}.png" (Web Mercator tiles, as Leaflet takes them)
+  // and the attribution its provider requires; empty: no base map.
+  std::string tiles;
+  std::string attribution;
+};
+
 struct ServeConfig {
   std::string source;  // the config file
   ListenAddress listen;
   std::vector<ReleaseConfig> releases;
   std::string admin_token_file;  // empty: no admin endpoints
   Limits limits;
+  WebMapConfig map;
 };
 
 // Whether `id` is a usable release id (see ReleaseConfig::id).

@@ -54,6 +54,10 @@ class ServedPath {
   // of new points, 503 when busy or full.
   PathAnswer answer(const Points& points, std::chrono::milliseconds wait,
                     const std::string& client = "");
+  // Points given in `crs` (AUTH:CODE, e.g. the map page's EPSG:4326 longitude/latitude) in the
+  // release's declared coordinates. HttpError 400 when the release has no CRS, the CRS is unknown
+  // or a point cannot be transformed.
+  Points declared_points(const Points& points, const std::string& crs) const;
 
   const std::string& path_id() const { return path_.state().path_id; }
   const std::vector<std::string>& names() const { return path_.state().names; }
