@@ -1,6 +1,6 @@
 // The released map as a web-map image (gis/web_map.hpp): read back by GDAL, every grid node's
-// colour is where the node is — in the grid's own frame without a CRS, and after the reprojection to
-// Web Mercator (checked at each node's longitude/latitude, computed by PROJ independently of the
+// colour is where the node is — in the grid's own frame without a CRS, and after the reprojection
+// to Web Mercator (checked at each node's longitude/latitude, computed by PROJ independently of the
 // warp) with one; masked cells and the outside are transparent.
 #include <gdal_priv.h>
 #include <gtest/gtest.h>
@@ -32,10 +32,10 @@ struct Decoded {
     Rgba out{};
     for (int b = 0; b < 4; ++b) {
       GByte v = 0;
-      EXPECT_EQ(ds->GetRasterBand(b + 1)->RasterIO(GF_Read, static_cast<int>(col),
-                                                   static_cast<int>(row), 1, 1, &v, 1, 1, GDT_Byte,
-                                                   0, 0, nullptr),
-                CE_None);
+      EXPECT_EQ(
+          ds->GetRasterBand(b + 1)->RasterIO(GF_Read, static_cast<int>(col), static_cast<int>(row),
+                                             1, 1, &v, 1, 1, GDT_Byte, 0, 0, nullptr),
+          CE_None);
       out[static_cast<std::size_t>(b)] = v;
     }
     return out;

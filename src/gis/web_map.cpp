@@ -39,9 +39,8 @@ std::string png_of(GDALDataset& raster) {
 // `scale` display pixels per grid cell across, so that no cell is lost to the resampling.
 GDALDatasetUniquePtr to_web_mercator(GDALDataset& source, long scale) {
   const std::string width = std::to_string(source.GetRasterXSize() * scale);
-  const char* args[] = {"-of",  "MEM",           "-t_srs",    "EPSG:3857", "-r", "near",
-                        "-ts",  width.c_str(),   "0",         "-srcalpha", "-dstalpha",
-                        nullptr};
+  const char* args[] = {"-of", "MEM",         "-t_srs", "EPSG:3857", "-r",        "near",
+                        "-ts", width.c_str(), "0",      "-srcalpha", "-dstalpha", nullptr};
   GDALWarpAppOptions* options = GDALWarpAppOptionsNew(const_cast<char**>(args), nullptr);
   const GdalErrors errors;
   GDALDatasetH handle = GDALDataset::ToHandle(&source);
@@ -82,9 +81,9 @@ WebMapImage web_map_image(const Grid& grid, const std::optional<Crs>& crs,
   out.height = raster->GetRasterYSize();
   const double x0 = g[0], x1 = g[0] + static_cast<double>(out.width) * g[1];
   const double y1 = g[3], y0 = g[3] + static_cast<double>(out.height) * g[5];
-  out.bounds = out.lat_lng ? std::array<double, 4>{latitude(y0), longitude(x0), latitude(y1),
-                                                   longitude(x1)}
-                           : std::array<double, 4>{y0, x0, y1, x1};
+  out.bounds = out.lat_lng
+                   ? std::array<double, 4>{latitude(y0), longitude(x0), latitude(y1), longitude(x1)}
+                   : std::array<double, 4>{y0, x0, y1, x1};
   out.png = png_of(*raster);
   return out;
 }

@@ -51,7 +51,8 @@ std::optional<DisplayLayer> display_layer(const ReleaseFolder& folder) {
     const long a = node_on(grid.axes()[0], x(i, 0)), b = node_on(grid.axes()[1], x(i, 1));
     require(a >= 0 && b >= 0, fmt::format("draws.csv: row {} is not a node of the grid {}", i + 1,
                                           ev["grid_spec"].get<std::string>()));
-    colours[static_cast<std::size_t>(b * grid.axes()[0].count + a)] = diverging(value(i, 0), t, span);
+    colours[static_cast<std::size_t>(b * grid.axes()[0].count + a)] =
+        diverging(value(i, 0), t, span);
   }
   std::optional<gis::Crs> crs;
   if (cert.contains("crs") && cert["crs"].is_object())
@@ -60,7 +61,7 @@ std::optional<DisplayLayer> display_layer(const ReleaseFolder& folder) {
   const json input = cert.value("input", json::object());
   std::string units = input.value("response", "response");
   if (input.value("transform", "none") == "log") units += ", log";
-  const char* polygons = folder.file("excursion.geojson")       ? "excursion.geojson"
+  const char* polygons = folder.file("excursion.geojson")     ? "excursion.geojson"
                          : folder.file("excursion-grid.json") ? "excursion-grid.json"
                                                               : nullptr;
   const auto& b = image.bounds;
