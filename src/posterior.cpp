@@ -16,16 +16,26 @@ namespace gpdp {
 struct Posterior::Dense {
   std::once_flag once;
   CholeskyFactor factor;
-  Eigen::VectorXd weights;
   std::atomic<bool> ready{false};
 };
 
+struct Posterior::Weights {
+  std::once_flag once;
+  Eigen::VectorXd weights;
+};
+
 Posterior::Posterior(Kernel kernel, Points X, Eigen::VectorXd y, Hyperparameters theta)
+    : Posterior(std::move(kernel), std::move(X), std::move(y), theta, Eigen::VectorXd()) {}
+
+Posterior::Posterior(Kernel kernel, Points X, Eigen::VectorXd y, Hyperparameters theta,
+                     Eigen::VectorXd noise_weights)
     : kernel_(std::move(kernel)),
       X_(std::move(X)),
       y_(std::move(y)),
       theta_(theta),
-      dense_(std::make_shared<Dense>()) {
+      noise_weights_(std::move(noise_weights)),
+      dense_(std::make_shared<Dense>()),
+      weights_(std::make_shared<Weights>()) {
   require(std::isfinite(theta_.r) && theta_.r > 0.0,
           fmt::format("regularisation r must be positive and finite, got {}", theta_.r));
   require(std::isfinite(theta_.sigma) && theta_.sigma > 0.0,
@@ -34,7 +44,13 @@ Posterior::Posterior(Kernel kernel, Points X, Eigen::VectorXd y, Hyperparameters
           fmt::format("posterior: {} covariate rows but {} responses", X_.rows(), y_.size()));
   require(X_.rows() >= 1, "posterior: needs at least one data point");
   require(X_.allFinite() && y_.allFinite(), "posterior: data contain NaN or Inf");
-  if (kernel_.family() == KernelFamily::Exponential && X_.cols() == 1) {
+  require(noise_weights_.size() == 0 || noise_weights_.size() == X_.rows(),
+          fmt::format("posterior: {} noise weights for {} observations", noise_weights_.size(),
+                      X_.rows()));
+  require(noise_weights_.allFinite() && (noise_weights_.array() > 0).all(),
+          "posterior: noise weights must be positive and finite");
+  if (kernel_.family() == KernelFamily::Exponential && X_.cols() == 1 &&
+      noise_weights_.size() == 0) {
     markov_ = std::make_shared<const OrnsteinUhlenbeckPosterior>(X_.col(0), y_,
                                                                  kernel_.lengthscale(), theta_.r);
   }
@@ -67,7 +83,11 @@ const Posterior::Dense& Posterior::dense() const {
                    fmt::format("the posterior's Cholesky factorisation at n = {} data points", n()),
                    "K + r²I, an n x n matrix of doubles factorised in place");
     Eigen::MatrixXd k = kernel_.gram(X_);
-    k.diagonal().array() += theta_.r * theta_.r;
+    if (noise_weights_.size() > 0) {
+      k.diagonal() += theta_.r * theta_.r * noise_weights_;
+    } else {
+      k.diagonal().array() += theta_.r * theta_.r;
+    }
     auto factor = CholeskyFactor::compute(std::move(k));
     if (!factor) {
       throw NumericalError(
@@ -75,7 +95,6 @@ const Posterior::Dense& Posterior::dense() const {
                       n(), theta_.r));
     }
     dense_->factor = std::move(*factor);
-    dense_->weights = dense_->factor.solve(y_);
     dense_->ready.store(true, std::memory_order_release);
   });
   return *dense_;
@@ -91,7 +110,23 @@ void Posterior::check_query(const Points& xs) const {
 }
 
 const Eigen::VectorXd& Posterior::weights() const {
-  return markov_ ? markov_->weights() : dense().weights;
+  if (markov_) return markov_->weights();
+  std::call_once(weights_->once, [this] { weights_->weights = dense().factor.solve(y_); });
+  return weights_->weights;
+}
+
+Posterior Posterior::with_responses(Eigen::VectorXd y) const {
+  require(y.size() == n(),
+          fmt::format("posterior: {} responses for {} covariate rows", y.size(), n()));
+  require(y.allFinite(), "posterior: data contain NaN or Inf");
+  Posterior p = *this;
+  p.y_ = std::move(y);
+  p.weights_ = std::make_shared<Weights>();
+  if (markov_) {
+    p.markov_ = std::make_shared<const OrnsteinUhlenbeckPosterior>(p.X_.col(0), p.y_,
+                                                                   kernel_.lengthscale(), theta_.r);
+  }
+  return p;
 }
 
 Eigen::VectorXd Posterior::mean(const Points& xs) const {
@@ -165,9 +200,14 @@ Eigen::VectorXd Posterior::excursion_probability(const Points& xs, double thresh
 
 double Posterior::effective_dimension() const {
   if (markov_) return markov_->effective_dimension();
-  // tr(K (K + r²I)⁻¹) = n − r² tr((K + r²I)⁻¹), and tr(A⁻¹) = ‖L⁻¹‖_F².
+  // tr(K (K + r²W)⁻¹) = n − r² tr(W (K + r²W)⁻¹), and [A⁻¹]_ii = ‖column i of L⁻¹‖² (so
+  // tr(A⁻¹) = ‖L⁻¹‖_F² when W = I).
   check_query_memory(*this, "effective dimension", static_cast<double>(n()), 2, 0);
   const Eigen::MatrixXd linv = factor().matrixL().solve(Eigen::MatrixXd::Identity(n(), n()));
+  if (noise_weights_.size() > 0) {
+    return static_cast<double>(n()) -
+           theta_.r * theta_.r * noise_weights_.dot(linv.colwise().squaredNorm().transpose());
+  }
   return static_cast<double>(n()) - theta_.r * theta_.r * linv.squaredNorm();
 }
 

@@ -56,7 +56,7 @@ TEST(CliAccount, JsonKeysAndValues) {
   const auto h =
       run_cli("account --kernel exp --dim 2 --ell 0.2 --n 400 --r 4 --sigma 0.3 --delta 1e-3");
   ASSERT_EQ(h.exit_code, 0) << h.err;
-  EXPECT_NE(h.out.find("Lemma B.1"), std::string::npos);
+  EXPECT_NE(h.out.find("Lemma S.1"), std::string::npos);  // the default since issue #27
   EXPECT_NE(h.out.find("Theorem 3.1"), std::string::npos);
   EXPECT_NE(h.out.find("conversion cks: Canonne"), std::string::npos);  // the one default
   EXPECT_NE(h.out.find("risk     an attacker at 1 % false positives"), std::string::npos);
@@ -134,6 +134,7 @@ TEST(CliCurves, WritesCsvAndFigureForBothConversions) {
   EXPECT_NE(gpdp::test::read_text(dir.file("curves.svg")).find("<svg"), std::string::npos);
   // A row of the generic panel agrees with the library (n = 1000, κ² = 0.1, δ = 5e-4, r = 1000).
   GpMechanism m;
+  m.lemma = SensitivityLemma::B1;  // the figure's generic panel (the paper's Figure 1)
   m.kappa = std::sqrt(0.1);
   m.n = 1000;
   m.r = 1000.0;

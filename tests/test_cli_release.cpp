@@ -61,7 +61,7 @@ struct Fixture {
 };
 
 // The mechanism of Fixture::base() (30 records in [0,1]², exponential kernel ℓ = 0.3, σ = 1,
-// M_Y = 1, Lemma B.1) at ridge r.
+// M_Y = 1, Lemma S.1: the release's default sensitivity) at ridge r.
 privacy::GpMechanism fixture_mechanism(double r) {
   privacy::GpMechanism m;
   m.kernel = Kernel::exponential(0.3);
@@ -71,6 +71,7 @@ privacy::GpMechanism fixture_mechanism(double r) {
   m.r = r;
   m.sigma = 1;
   m.M_Y = 1;
+  m.lemma = privacy::SensitivityLemma::B1Sharp;
   return m;
 }
 
@@ -93,7 +94,7 @@ TEST(CliRelease, CertificateEqualsAccountantAndOutputsAreSnapped) {
   EXPECT_DOUBLE_EQ(cert["sensitivity"]["Delta_n"].get<double>(), b.Delta_n);
   EXPECT_DOUBLE_EQ(cert["sensitivity"]["V_n"].get<double>(), b.Vn);
   EXPECT_DOUBLE_EQ(cert["sensitivity"]["kappa"].get<double>(), std::exp(-std::sqrt(2.0) / 0.3));
-  EXPECT_EQ(cert["sensitivity"]["lemma"], "b1");
+  EXPECT_EQ(cert["sensitivity"]["lemma"], "b1-sharp");
   EXPECT_EQ(cert["draws"], 3);
   EXPECT_EQ(cert["input"]["n"], 30);
   EXPECT_EQ(cert["input"]["clipped"], f.clipped);

@@ -60,7 +60,16 @@ TEST(CliReleaseConfigFrom, ReleasesExactlyTheChosenConfiguration) {
     EXPECT_EQ(cert["draws"], c["draws"]);
     EXPECT_EQ(cert["threshold"]["vote_cutoff"], c["vote_cutoff"]);
     EXPECT_EQ(cert["threshold"]["smoothing_bandwidth"], c["smooth"]);
-    EXPECT_EQ(cert["sensitivity"]["lemma"], c["lemma"]);
+    if (c["mechanism"] == "grid-mean") {  // no lemma: its cells and noise scales instead
+      EXPECT_EQ(cert["mechanism"]["cells"], c["cells"]);
+      EXPECT_EQ(cert["mechanism"]["noise_scale"], c["noise_scale"]);
+      EXPECT_EQ(cert["mechanism"]["count_noise"], c["count_noise"]);
+    } else {
+      EXPECT_EQ(cert["sensitivity"]["lemma"], c["lemma"]);
+    }
+    if (c.contains("prior_mean")) {
+      EXPECT_EQ(cert["prior_mean"]["noise_scale"], c["prior_mean"]["noise_scale"]);
+    }
     EXPECT_EQ(cert["guarantee"]["conversion"], c["conversion"]);
     EXPECT_FALSE(cert.contains("calibration"));
     // The release's own accounting gives the preview's ε, within the target.

@@ -38,15 +38,8 @@ std::vector<std::vector<double>> read_rows(const std::string& file,
   return rows;
 }
 
-struct Fixture {
-  test::TempDir dir;
-  Fixture() { test::write_text(dir.file("data.csv"), test::smooth_field_csv(30)); }
-  test::CommandResult release(const std::string& extra, const std::string& out) const {
-    return test::run_cli(fmt::format(
-        "release --data {} --domain 0:1,0:1 --grid2d 0:1:12,0:1:10 --threshold 0 --delta 1e-3 "
-        "--kernel exp --ell 0.3 --mechanism functional --dataset d --ledger {} {} --out {}",
-        dir.file("data.csv"), dir.file("ledger.sqlite"), extra, out));
-  }
+struct Fixture : test::SmoothFieldRelease {
+  Fixture() : SmoothFieldRelease("--mechanism functional") {}
 };
 
 // 400 draws at s = 0.5: per point, the mean of the draws is μ_D(x) within 5 standard errors

@@ -95,18 +95,30 @@ TEST(Preview, EveryCandidateIsWithinItsTargetAndReaccountsTheSame) {
   ASSERT_EQ(r.results.size(), 2u);
   for (const auto& e : r.results) {
     ASSERT_FALSE(e.candidates.empty());
-    bool functional = false, eta = false, vote = false;
+    bool functional = false, eta = false, vote = false, grid = false, prior = false, small = false;
     for (const auto& c : e.candidates) {
       EXPECT_LE(c.config.epsilon, e.epsilon);
-      const auto g = privacy::account(c.config.mechanism, c.config.draws, q.delta, q.conversion);
-      EXPECT_DOUBLE_EQ(g.epsilon, c.config.epsilon);
+      privacy::Accountant acc;  // a private prior mean's part first, as a release composes it
+      if (c.config.prior_mean_noise > 0) {
+        privacy::GpMechanism pm;
+        pm.kind = privacy::MechanismKind::PriorMean;
+        pm.n = q.n;
+        pm.M_Y = q.M_Y;
+        pm.noise_scale = c.config.prior_mean_noise;
+        acc.add(pm, 1);
+      }
+      acc.add(c.config.mechanism, c.config.draws);
+      EXPECT_DOUBLE_EQ(acc.epsilon(q.delta, q.conversion).epsilon, c.config.epsilon);
       EXPECT_GE(c.iou.hi, c.iou.mean);
       EXPECT_LE(c.iou.lo, c.iou.mean);
       functional |= c.config.family == Family::Functional;
       eta |= c.config.family == Family::Eta;
       vote |= c.config.family == Family::Vote;
+      grid |= c.config.family == Family::GridMean;
+      prior |= c.config.family == Family::PriorMean;
+      small |= c.config.family == Family::SmallSigma;
     }
-    EXPECT_TRUE(functional && eta && vote);
+    EXPECT_TRUE(functional && eta && vote && grid && prior && small);
     // The chosen one has the highest tuning IoU; the default is the unsmoothed single path.
     for (const auto& c : e.candidates) EXPECT_LE(c.tuning_iou, e.chosen().tuning_iou);
     const auto* d = e.family_best(Family::Default);

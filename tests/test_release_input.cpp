@@ -43,6 +43,27 @@ TEST(ReleaseInput, ClipsAndCounts) {
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+// The sign-clipped response: y ← sign((transform(y) − C)/B) ∈ {−1, 0, 1}, nothing clipped at
+// M_Y = 1; the JSON key "sign" reads and writes it; arrays take the same route as files.
+TEST(ReleaseInput, SignTransform) {
+  auto spec = unit_spec();
+  spec.center = 2.0;
+  spec.scale = 0.5;
+  spec.sign = true;
+  const std::string csv = "x1,x2,y\n0.1,0.2,2.5\n0.3,0.4,2\n0.5,0.6,-7\n0.7,0.8,1.9\n";
+  const auto p = prepare_data_from_text(csv, "d.csv", spec);
+  EXPECT_EQ(p.data.y, Eigen::Vector4d(1, 0, -1, -1));
+  EXPECT_EQ(p.clipped, 0);
+  const InputSpec back = parse_input_config(to_json(spec).dump(), "json");
+  EXPECT_TRUE(back.sign);
+  EXPECT_FALSE(parse_input_config(to_json(unit_spec()).dump(), "json").sign);
+  EXPECT_THROW(parse_input_config(R"({"sign": 1})", "json"), InputError);
+  Eigen::MatrixXd X(4, 2);
+  X << 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8;
+  EXPECT_EQ(prepare_data_from_arrays(X, Eigen::Vector4d(2.5, 2, -7, 1.9), spec).data.y, p.data.y);
+  EXPECT_EQ(reclipped(unclipped_responses(p, spec), 0.5, 1.0), Eigen::Vector4d(0.5, -0.5, -1, -1));
+}
+
 TEST(ReleaseInput, RejectPolicyAndTransformNameTheLine) {
   auto spec = unit_spec();
   spec.policy = ResponsePolicy::Reject;

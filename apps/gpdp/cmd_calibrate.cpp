@@ -54,8 +54,9 @@ void run(const CalibrateArgs& a) {
     j["sigma"] = number_or_inf(c.mechanism.sigma);
     j["eta"] = c.mechanism.eta;
     j["mechanism"] = privacy::to_string(c.mechanism.kind);
-    if (c.mechanism.kind == privacy::MechanismKind::Functional)
-      j["noise_scale"] = c.mechanism.noise_scale;
+    if (privacy::has_noise_scale(c.mechanism.kind)) j["noise_scale"] = c.mechanism.noise_scale;
+    if (c.mechanism.kind == privacy::MechanismKind::GridMean)
+      j["count_noise"] = privacy::grid_mean_count_noise(c.mechanism);
     j["Vn"] = b.Vn;
     j["Delta_n"] = b.Delta_n;
     j["kappa"] = b.kappa;
@@ -83,7 +84,8 @@ void run(const CalibrateArgs& a) {
 void setup(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "calibrate",
-      "Find the smallest r, η, σ or noise scale s (--mechanism functional), or the largest number\n"
+      "Find the smallest r, η, σ or noise scale s (--mechanism functional or grid-mean), or the\n"
+      "largest number\n"
       "of draws L, whose exact accountant\n"
       "ε (at --delta, --conversion) meets --target-epsilon; the other parameters are as given.\n"
       "The answer is re-accounted and verified. Infeasible targets are refused with the reason.");

@@ -33,7 +33,7 @@ struct PreviewFlags {
   PointsOptions points;
   std::string mask;
   double threshold = 0.0;
-  std::string sensitivity = "b1";
+  std::string sensitivity = "b1-sharp";
   double delta = 0.0;
   std::string conversion = "cks";
   long n = 0;
@@ -41,6 +41,10 @@ struct PreviewFlags {
   std::vector<int> draws = {1, 3, 5, 9};
   std::vector<double> bandwidths = {0.5, 1.0, 2.0};
   bool no_functional = false;
+  bool no_grid_mean = false;
+  bool no_sign = false;
+  std::vector<double> sigma_factors = {0.1};
+  double prior_mean_fraction = 0.1;
   int simulations = 16;
   std::uint64_t seed = 1;
   int threads = 0;
@@ -134,6 +138,10 @@ void run(const PreviewFlags& f, const CLI::App* sub) {
   q.draws = f.draws;
   q.bandwidth_factors = f.bandwidths;
   q.functional = !f.no_functional;
+  q.grid_mean = !f.no_grid_mean;
+  q.sign = !f.no_sign;
+  q.sigma_factors = f.sigma_factors;
+  q.prior_mean_fraction = f.prior_mean_fraction;
   q.simulations = f.simulations;
   q.seed = f.seed;
   q.threads = f.threads;
@@ -176,7 +184,9 @@ void setup(CLI::App& app) {
   sub->add_option("--public-data", f->public_data,
                   "Public proxy data with the release's columns (an earlier year, a neighbouring "
                   "region): simulated private sets resample it and θ is chosen on it");
-  sub->add_option("--x", f->x_columns, "Covariate columns of --public-data (default x1, x2, ...)")
+  sub->add_option("--x", f->x_columns,
+                  "Covariate columns of --public-data AND the coordinate columns of --mask "
+                  "(default x1, x2, ...), as in gpdp release")
       ->delimiter(',');
   sub->add_option("--y", f->y_column, "Response column of --public-data")->capture_default_str();
   add_kernel_options(sub, f->kernel);
@@ -188,11 +198,15 @@ void setup(CLI::App& app) {
   add_points_options(sub, f->points);
   sub->add_option("--mask", f->mask,
                   "Public CSV of points: with --grid2d, evaluate only the cells within half a "
-                  "step of one of them (as gpdp release)");
+                  "step of one of them (as gpdp release); its coordinate columns are named by "
+                  "--x (default x1, x2)");
   sub->add_option("--threshold,-t", f->threshold,
                   "Excursion threshold t in response units (after --transform)")
       ->required();
-  sub->add_option("--sensitivity", f->sensitivity, "Δ_n lemma: b1, b4, b5, b7")
+  sub->add_option(
+         "--sensitivity", f->sensitivity,
+         "Δ_n lemma, as gpdp release: b1-sharp (Lemma S.1, the default), b1 (Lemma "
+         "B.1), b4 (constant kernel), b5 (diagonal kernel), b7 (exponential kernel in 1-D)")
       ->capture_default_str();
   sub->add_option("--delta", f->delta, "δ of the (ε, δ) guarantee")->required();
   sub->add_option("--conversion", f->conversion, "RDP → (ε, δ): cks or mironov")
@@ -209,6 +223,17 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   sub->add_flag("--no-functional", f->no_functional,
                 "Leave the functional Gaussian mechanism out of the candidates");
+  sub->add_flag("--no-grid-mean", f->no_grid_mean, "Leave the grid mean out of the candidates");
+  sub->add_flag("--no-sign", f->no_sign,
+                "Leave the sign-clipped responses out of the candidates (tried only when the "
+                "threshold is the centre)");
+  sub->add_option("--sigma-factors", f->sigma_factors,
+                  "Small-σ candidates: r-calibrated at σ × these (empty: none)")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--prior-mean-fraction", f->prior_mean_fraction,
+                  "Private prior mean candidates: the fraction of ε spent on the mean (0: none)")
+      ->capture_default_str();
   sub->add_option("--simulations", f->simulations,
                   "Simulated private sets per half (tuning, held out)")
       ->capture_default_str();

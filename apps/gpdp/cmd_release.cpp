@@ -35,6 +35,8 @@ struct ReleaseFlags {
   double threshold = 0.0;
   double vote_cutoff = 0.5;
   double smooth = 0.0;
+  std::string cells;
+  std::string prior_mean;
   std::string sampler = "auto";
   std::string out;
   std::string image = "png";
@@ -68,6 +70,8 @@ void add_flags(CLI::App* sub, ReleaseFlags& f, const std::vector<options::Option
   add_spec_option(sub, specs, "--threshold", f.threshold);
   add_spec_option(sub, specs, "--vote-cutoff", f.vote_cutoff);
   add_spec_option(sub, specs, "--smooth", f.smooth);
+  add_spec_option(sub, specs, "--cells", f.cells);
+  add_spec_option(sub, specs, "--prior-mean", f.prior_mean);
   add_spec_option(sub, specs, "--mask", f.mask);
   add_spec_option(sub, specs, "--sampler", f.sampler);
   add_spec_option(sub, specs, "--out", f.out);
@@ -123,7 +127,9 @@ release::ReleaseRequest to_request(ReleaseFlags& f, const CLI::App* sub) {
   q.data_path = f.data.path;
   q.input = to_input_spec(f.data, f.input, sub);
   to_hyperparameters(f.hyper);  // a release needs a finite σ
-  // The functional mechanism's s is solved by --target-epsilon --solve noise: no s to give.
+  // The grid mean solves its noise scale (its only calibration) unless told otherwise.
+  if (f.mechanism.mechanism == "grid-mean" && sub->count("--solve") == 0) f.solve = "noise";
+  // The noise scale is solved by --target-epsilon --solve noise: no s to give.
   if (std::isnan(f.mechanism.noise_scale) && f.solve == "noise" &&
       sub->count("--target-epsilon") > 0)
     f.mechanism.noise_scale = 1.0;
@@ -138,6 +144,8 @@ release::ReleaseRequest to_request(ReleaseFlags& f, const CLI::App* sub) {
   q.threshold = f.threshold;
   q.vote_cutoff = f.vote_cutoff;
   q.smooth = f.smooth;
+  if (!f.cells.empty()) q.cells = release::parse_cells(f.cells);
+  if (!f.prior_mean.empty()) q.prior_mean = release::parse_prior_mean(f.prior_mean);
   q.evaluation = to_evaluation_spec(f.points, f.mask);
   q.sampler = parse_sampler_method(f.sampler);
   q.out_dir = f.out;

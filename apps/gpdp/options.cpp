@@ -94,9 +94,16 @@ void add_posterior_query_options(CLI::App* app, PosteriorQueryOptions& o) {
 }
 
 PosteriorQuery load_posterior_query(const PosteriorQueryOptions& o) {
+  return load_posterior_query(o, [](const Eigen::VectorXd& y) { return y; });
+}
+
+PosteriorQuery load_posterior_query(
+    const PosteriorQueryOptions& o,
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& prepare) {
   const Kernel kernel = to_kernel(o.kernel);
   const Hyperparameters theta = to_hyperparameters(o.hyper);
   Dataset data = load_data(o.data);
+  data.y = prepare(data.y);
   QueryPoints query = load_points(o.points, data.covariate_names);
   Posterior posterior(kernel, data.X, data.y, theta);
   return {std::move(data), std::move(query), std::move(posterior)};

@@ -3,6 +3,7 @@
 // mean the same everywhere. Each add_* registers the flags on a subcommand; each to_* / load_*
 // validates and converts after parsing (throwing gpdp::InputError with the flag's name).
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -76,6 +77,10 @@ struct PosteriorQuery {
   nlohmann::json summary(const std::string& command, double eta) const;
 };
 PosteriorQuery load_posterior_query(const PosteriorQueryOptions& o);
+// The same with the responses prepared first by `prepare` (e.g. a release's public transform).
+PosteriorQuery load_posterior_query(
+    const PosteriorQueryOptions& o,
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& prepare);
 
 // CSV text with one row per query point: x1..xd, then the columns of `values` under
 // `value_names` (one name per column).

@@ -15,6 +15,7 @@ void add_input_flags(CLI::App* app, InputFlags& f) {
   add_spec_option(app, specs, "--transform", f.transform);
   add_spec_option(app, specs, "--center", f.center);
   add_spec_option(app, specs, "--scale", f.scale);
+  app->add_flag("--sign", f.sign, find_spec(specs, "--sign").help);
   add_spec_option(app, specs, "--crs", f.crs);
   add_spec_option(app, specs, "--model-crs", f.model_crs);
 }
@@ -32,6 +33,7 @@ release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, c
   if (given("--transform")) spec.transform = release::parse_response_transform(f.transform);
   if (given("--center")) spec.center = f.center;
   if (given("--scale")) spec.scale = f.scale;
+  if (given("--sign")) spec.sign = f.sign;
   if (given("--crs")) spec.crs = f.crs;
   if (given("--model-crs")) spec.model_crs = f.model_crs;
   require(!spec.scale || *spec.scale > 0, "--scale must be positive");

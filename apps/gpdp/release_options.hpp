@@ -18,6 +18,7 @@ struct InputFlags {
   std::string transform = "none";
   double center = 0.0;
   double scale = 1.0;
+  bool sign = false;
   std::string crs;
   std::string model_crs;
 };

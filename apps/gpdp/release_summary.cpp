@@ -61,7 +61,15 @@ std::string format_release_summary(const json& s) {
   out += fmt::format("  data        n = {} records, {} response(s) clipped to ±M_Y\n",
                      s["n"].get<long>(), s["clipped"].get<long>());
   out += fmt::format("  dataset     {}\n", dataset_line(s["dataset"]));
-  if (s.contains("mechanism") && s["mechanism"].contains("noise_scale")) {
+  const std::string kind = s.contains("mechanism") ? s["mechanism"].value("kind", "") : "";
+  if (kind == "grid-mean") {
+    out += fmt::format(
+        "  mechanism   grid mean: {} cells, noise s_S = {:.6g} (sums), s_N = {:.6g} (counts); map: "
+        "GP (ℓ = {}, r = {:.6g}, σ = {}) fitted to the noisy cell means\n",
+        s["grid_mean"]["cells"].get<long>(), s["mechanism"]["noise_scale"].get<double>(),
+        s["mechanism"]["count_noise"].get<double>(), s["ell"].get<double>(), s["r"].get<double>(),
+        s["sigma"].get<double>());
+  } else if (kind == "functional") {
     out += fmt::format(
         "  mechanism   functional μ_D + s·g: ℓ = {}, r = {:.6g}, s = {:.6g}   (Δ_n: Lemma {})\n",
         s["ell"].get<double>(), s["r"].get<double>(), s["mechanism"]["noise_scale"].get<double>(),
@@ -70,6 +78,14 @@ std::string format_release_summary(const json& s) {
     out += fmt::format("  θ           ℓ = {}, r = {:.6g}, σ = {}, η = {:.6g}   (Δ_n: Lemma {})\n",
                        s["ell"].get<double>(), s["r"].get<double>(), s["sigma"].get<double>(),
                        s["eta"].get<double>(), s["sensitivity"].get<std::string>());
+  }
+  if (s.contains("prior_mean")) {
+    const auto& p = s["prior_mean"];
+    out += fmt::format(
+        "  prior mean  {:.6g} (response units){}\n", p["response_units"].get<double>(),
+        p["mode"] == "dp" ? fmt::format("   (private: s = {:.4g}, ε = {:.4g} of the total)",
+                                        p["noise_scale"].get<double>(), p["epsilon"].get<double>())
+                          : std::string("   (public)"));
   }
   if (s.contains("calibration")) {
     out += fmt::format("  calibrated  {} for target ε = {}\n",

@@ -27,14 +27,26 @@ struct Hyperparameters {
 class Posterior {
  public:
   Posterior(Kernel kernel, Points X, Eigen::VectorXd y, Hyperparameters theta);
+  // With known heteroscedastic noise: observation i has noise variance σ² r² w_i (every w_i > 0
+  // and finite; empty w: all 1), i.e. K + r² I becomes K + r² diag(w) everywhere below (the grid
+  // mean's post-processing GP, release/grid_mean.hpp). With w given, the O(n) Markov engine and the
+  // pathwise sampler are not used: every query and draw is dense.
+  Posterior(Kernel kernel, Points X, Eigen::VectorXd y, Hyperparameters theta,
+            Eigen::VectorXd noise_weights);
 
   const Kernel& kernel() const { return kernel_; }
   const Points& X() const { return X_; }
   const Eigen::VectorXd& y() const { return y_; }
   double r() const { return theta_.r; }
   double sigma() const { return theta_.sigma; }
+  // The noise weights w (empty: homoscedastic, every w_i = 1).
+  const Eigen::VectorXd& noise_weights() const { return noise_weights_; }
   Eigen::Index n() const { return X_.rows(); }
   int dim() const { return static_cast<int>(X_.cols()); }
+
+  // The same kernel, covariates, θ and noise with other responses: shares this posterior's
+  // factorisation of K + r² I (computed once for both), so only the weights are new (O(n²)).
+  Posterior with_responses(Eigen::VectorXd y) const;
 
   // (K + r² I)⁻¹ y, the representer weights of μ_D (O(n) for the 1-D exponential kernel).
   const Eigen::VectorXd& weights() const;
@@ -66,13 +78,16 @@ class Posterior {
   double effective_dimension() const;
 
  private:
-  struct Dense;  // the lazily computed factorisation; shared by copies (immutable once built)
+  struct Dense;    // the lazily computed factorisation; shared by copies (immutable once built)
+  struct Weights;  // (K + r² I)⁻¹ y, lazily, per responses
   const Dense& dense() const;
   Kernel kernel_;
   Points X_;
   Eigen::VectorXd y_;
   Hyperparameters theta_;
+  Eigen::VectorXd noise_weights_;
   std::shared_ptr<Dense> dense_;
+  std::shared_ptr<Weights> weights_;
   std::shared_ptr<const OrnsteinUhlenbeckPosterior> markov_;
 };
 

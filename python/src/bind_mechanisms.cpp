@@ -50,11 +50,13 @@ void bind_mechanisms(py::module_& m) {
             d["fields"] = to_numpy(r.fields);
             d["set"] = to_numpy(r.set);
             d["probability"] = r.probability ? py::object(to_numpy(*r.probability)) : py::none();
+            d["prior_mean"] = r.prior_mean ? py::object(py::float_(*r.prior_mean)) : py::none();
             return d;
           },
           py::arg("seed"),
           "One release drawn with SeededRng(seed) (NOT private): fields (m x L, model units), "
-          "set (m, 1/0), probability (m or None).");
+          "set (m, 1/0), probability (m or None: the grid mean's P(f ≥ t)), prior_mean (the "
+          "prior mean m₀ the fields include, model units, or None).");
   m.def(
       "prepare",
       [](const py::object& X, const py::object& y, const py::object& points,

@@ -70,7 +70,7 @@ void bind_preview(py::module_& m) {
       py::arg("level") = 0.0, py::arg("n"), py::arg("epsilons"), py::arg("delta"),
       py::arg("ell") = py::none(), py::arg("sigma") = py::none(), py::arg("r") = py::none(),
       py::arg("proxy_X") = py::none(), py::arg("proxy_y") = py::none(), py::arg("kernel") = "exp",
-      py::arg("M_Y") = 1.0, py::arg("lemma") = "b1", py::arg("conversion") = "cks",
+      py::arg("M_Y") = 1.0, py::arg("lemma") = "b1-sharp", py::arg("conversion") = "cks",
       py::arg("draws") = std::vector<int>{1, 3, 5, 9}, py::arg("functional") = true,
       py::arg("simulations") = 16, py::arg("seed") = 1, py::arg("threads") = 0,
       "The preview of gpdp preview (docs/utility.md): evaluation on `grid` (a gpdp.Grid; `cells`: "

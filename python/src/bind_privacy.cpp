@@ -123,7 +123,7 @@ void bind_mechanism(py::module_& m) {
       .def(py::init(&make_mechanism), py::kw_only(), py::arg("kernel") = py::none(),
            py::arg("dim") = 1, py::arg("domain") = py::none(), py::arg("kappa") = py::none(),
            py::arg("n"), py::arg("r"), py::arg("sigma") = 1.0, py::arg("eta") = 0.0,
-           py::arg("M_Y") = 1.0, py::arg("lemma") = "b1", py::arg("rkhs_norm") = py::none(),
+           py::arg("M_Y") = 1.0, py::arg("lemma") = "b1-sharp", py::arg("rkhs_norm") = py::none(),
            py::arg("Vn") = py::none(), py::arg("Delta_n") = py::none())
       .def_property_readonly("kernel", [](const GpMechanism& g) { return g.kernel; })
       .def_readonly("dim", &GpMechanism::dim)

@@ -104,7 +104,7 @@ void bind_release(py::module_& m) {
       },
       py::kw_only(), py::arg("data"), py::arg("out_dir"), py::arg("input"), py::arg("dataset"),
       py::arg("ledger"), py::arg("kernel") = "exp", py::arg("ell") = 1.0, py::arg("r") = 1.0,
-      py::arg("sigma") = 1.0, py::arg("eta") = 0.0, py::arg("sensitivity") = "b1",
+      py::arg("sigma") = 1.0, py::arg("eta") = 0.0, py::arg("sensitivity") = "b1-sharp",
       py::arg("draws") = 1, py::arg("delta"), py::arg("conversion") = "cks",
       py::arg("target_epsilon") = py::none(), py::arg("solve") = "", py::arg("threshold") = 0.0,
       py::arg("vote_cutoff") = 0.5, py::arg("grid") = py::none(), py::arg("points") = "",

@@ -38,6 +38,14 @@ INPUT = {"domain": "0:1,0:1", "M_Y": 1, "transform": "log", "center": 1.0, "scal
       "solve": "noise", "delta": 1e-3, "threshold": 1.2},
      ["--mechanism", "functional", "--kernel", "exp", "--ell", 0.3, "--r", 3.0,
       "--target-epsilon", 2, "--solve", "noise", "--delta", 1e-3, "--threshold", 1.2]),
+    ({"mechanism": "grid-mean", "kernel": "exp", "ell": 0.3, "sigma": 0.5, "target_epsilon": 3,
+      "delta": 1e-3, "threshold": 1.2, "cells": "4,3"},
+     ["--mechanism", "grid-mean", "--kernel", "exp", "--ell", 0.3, "--sigma", 0.5,
+      "--target-epsilon", 3, "--delta", 1e-3, "--threshold", 1.2, "--cells", "4,3"]),
+    ({"kernel": "exp", "ell": 0.3, "sigma": 0.05, "target_epsilon": 5, "delta": 1e-3,
+      "threshold": 1.2, "prior_mean": "dp:0.2", "draws": 3, "vote_cutoff": 0.5},
+     ["--kernel", "exp", "--ell", 0.3, "--sigma", 0.05, "--target-epsilon", 5, "--delta", 1e-3,
+      "--threshold", 1.2, "--prior-mean", "dp:0.2", "--draws", 3, "--vote-cutoff", 0.5]),
 ])
 def test_seam_equals_cli_release(cli, tmp_path, records, options, flags):
     X, raw, pts, data, points = records
@@ -59,11 +67,18 @@ def test_seam_equals_cli_release(cli, tmp_path, records, options, flags):
     assert d["mechanism"] == cert["mechanism"]
     assert [p["epsilon"] for p in d["parts"]] == [p["epsilon"] for p in cert["parts"]]
     r = prep.release(9)
-    assert set(r) == {"fields", "set", "probability"}
+    assert set(r) == {"fields", "set", "probability", "prior_mean"}
     assert r["fields"].shape == (len(pts), L)
     np.testing.assert_array_equal(r["fields"], published)
     np.testing.assert_array_equal(r["set"], in_set)
-    assert r["probability"] is None
+    if options.get("mechanism") == "grid-mean":
+        np.testing.assert_array_equal(r["probability"], table[:, header.index("probability")])
+    else:
+        assert r["probability"] is None
+    if "prior_mean" in options:
+        assert r["prior_mean"] == cert["prior_mean"]["model_units"]
+    else:
+        assert r["prior_mean"] is None
     assert not np.array_equal(prep.release(10)["fields"], published)
 
 

@@ -17,6 +17,7 @@
 #include "gpdp/parallel.hpp"
 #include "gpdp/preview/candidates.hpp"
 #include "gpdp/preview/simulate_release.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/samplers/prior.hpp"
 
 namespace gpdp::preview {
@@ -33,6 +34,14 @@ std::string to_string(Family family) {
       return "eta";
     case Family::Functional:
       return "functional";
+    case Family::SmallSigma:
+      return "small-sigma";
+    case Family::PriorMean:
+      return "prior-mean";
+    case Family::GridMean:
+      return "grid-mean";
+    case Family::Sign:
+      return "sign";
   }
   return "unknown";
 }
@@ -68,6 +77,11 @@ void validate(const PreviewRequest& q) {
   for (const double f : q.functional_ridge_factors)
     require(f > 0 && std::isfinite(f),
             fmt::format("functional ridge factors must be > 0, got {}", f));
+  for (const double f : q.sigma_factors)
+    require(f > 0 && std::isfinite(f), fmt::format("σ factors must be > 0, got {}", f));
+  require(
+      q.prior_mean_fraction >= 0 && q.prior_mean_fraction < 1,
+      fmt::format("the prior mean's fraction must lie in [0, 1), got {}", q.prior_mean_fraction));
   if (!q.proxy) {
     require(q.ell && q.sigma && q.r_reference,
             "without public proxy data, give the public θ: ℓ, σ and the reference ridge r "
@@ -213,7 +227,7 @@ void check_simulation_memory(const PreviewRequest& q, int max_draws) {
 
 Outcomes run_simulations(const PreviewRequest& q, const SimulationContext& ctx, PriorSampler& prior,
                          const std::optional<std::pair<SimulatedSet, SimulatedSet>>& halves,
-                         int max_draws) {
+                         int max_draws, Eigen::Index normals) {
   const int S = q.simulations;
   std::vector<SimulationOutcome> all(static_cast<std::size_t>(2 * S));
   std::mutex prior_mutex;
@@ -236,6 +250,8 @@ Outcomes run_simulations(const PreviewRequest& q, const SimulationContext& ctx, 
     }
     d.noise.resize(q.n, max_draws);
     rng.fill_standard_normal(d.noise.data(), static_cast<std::size_t>(d.noise.size()));
+    d.normals.resize(normals);
+    rng.fill_standard_normal(d.normals.data(), static_cast<std::size_t>(normals));
     all[static_cast<std::size_t>(j)] = simulate_release(ctx, set, d);
     if (q.progress && (j + 1) % 8 == 0)
       q.progress(fmt::format("preview: simulation {} of {} done", j + 1, 2 * S));
@@ -283,7 +299,9 @@ PreviewResult run_preview(const PreviewRequest& q) {
   base.sigma = theta.sigma;
   base.M_Y = q.M_Y;
   base.lemma = q.lemma;
-  CandidateGrid grid{q.draws, q.eta_ridge_factors, {}};
+  CandidateGrid grid{
+      q.draws,     q.eta_ridge_factors,     {}, q.sigma_factors, q.prior_mean_fraction,
+      q.grid_mean, q.sign && q.level == 0.0};
   if (q.functional) {
     for (const double f : q.functional_ridge_factors)
       grid.functional_ridges.push_back(f * std::sqrt(static_cast<double>(q.n)));
@@ -314,7 +332,13 @@ PreviewResult run_preview(const PreviewRequest& q) {
   result.prior_sampler = prior.method();
   const SimulationContext ctx{q.evaluation, kernel,     q.level,    theta.sigma,
                               theta.r,      candidates, bandwidths, variants};
-  const Outcomes sims = run_simulations(q, ctx, prior, halves, max_draws);
+  // The shared normals: the prior mean's one, then the largest grid mean's 2 C.
+  long cells = 0;
+  for (const auto& per_epsilon : candidates)
+    for (const auto& c : per_epsilon)
+      if (c.mechanism.kind == privacy::MechanismKind::GridMean)
+        cells = std::max(cells, release::grid_mean_layout(c.mechanism).size());
+  const Outcomes sims = run_simulations(q, ctx, prior, halves, max_draws, 1 + 2 * cells);
 
   auto collect = [](const std::vector<SimulationOutcome>& v, auto get) {
     std::vector<double> out;
@@ -332,7 +356,9 @@ PreviewResult run_preview(const PreviewRequest& q) {
     const Variant& var = variants[v];
     const Calibrated& c = candidates[var.epsilon][var.candidate];
     CandidateResult r;
-    r.config = {var.family, c.mechanism, c.solved, c.draws, var.cutoff, var.smooth, c.epsilon};
+    r.config = {var.family,         c.mechanism, c.solved,  c.draws,
+                var.cutoff,         var.smooth,  c.epsilon, c.prior_mean_fraction,
+                c.prior_mean_noise, c.sign};
     r.tuning_iou =
         interval(collect(sims.tune, [&](const SimulationOutcome& o) { return o.iou(i); })).mean;
     r.iou = interval(collect(sims.held_out, [&](const SimulationOutcome& o) { return o.iou(i); }));

@@ -30,6 +30,7 @@ privacy::GpMechanism mechanism_of(const nlohmann::json& c, privacy::GpMechanism 
   m.sigma = c.value("sigma", m.sigma);  // absent for the functional mechanism (no part there)
   m.eta = c.value("eta", 0.0);
   m.noise_scale = c.value("noise_scale", 0.0);
+  m.count_noise = c.value("count_noise", 0.0);
   m.lemma = privacy::parse_sensitivity_lemma(c.at("lemma").get<std::string>());
   return m;
 }
@@ -61,6 +62,12 @@ void apply_preview_config(const std::string& file, double target_epsilon,
     q.draws = c.at("draws").get<int>();
     q.vote_cutoff = c.at("vote_cutoff").get<double>();
     q.smooth = c.at("smooth").get<double>();
+    if (c.contains("cells")) q.cells = c.at("cells").get<std::vector<long>>();
+    if (c.contains("prior_mean")) {
+      q.prior_mean = release::PriorMeanSpec{true, c["prior_mean"].at("fraction").get<double>(), 0.0,
+                                            c["prior_mean"].at("noise_scale").get<double>()};
+    }
+    if (c.value("sign", false)) q.input.sign = true;
     q.calibration.reset();
     q.preview = release::PreviewOrigin{std::filesystem::path(file).filename().string(),
                                        release::sha256_hex(bytes),

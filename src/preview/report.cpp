@@ -14,8 +14,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr Family kFamilies[] = {Family::Default, Family::Smoothed, Family::Vote, Family::Eta,
-                                Family::Functional};
+constexpr Family kFamilies[] = {Family::Default,   Family::Smoothed,   Family::Vote,
+                                Family::Eta,       Family::Functional, Family::SmallSigma,
+                                Family::PriorMean, Family::GridMean,   Family::Sign};
 
 json interval_json(const Interval& i) { return {{"mean", i.mean}, {"lo", i.lo}, {"hi", i.hi}}; }
 
@@ -32,6 +33,14 @@ std::string describe(const ReleaseConfig& c) {
   std::string s;
   if (m.kind == privacy::MechanismKind::Functional) {
     s = fmt::format("functional r={:.3g} s={:.3g}", m.r, m.noise_scale);
+  } else if (m.kind == privacy::MechanismKind::GridMean) {
+    s = fmt::format("grid mean {} cells s={:.3g}", fmt::join(m.cells, "x"), m.noise_scale);
+  } else if (c.family == Family::SmallSigma) {
+    s = fmt::format("r-cal r={:.3g} σ={:.3g}", m.r, m.sigma);
+  } else if (c.prior_mean_noise > 0) {
+    s = fmt::format("r-cal r={:.3g}, prior mean dp:{:.2g}", m.r, c.prior_mean_fraction);
+  } else if (c.sign) {
+    s = fmt::format("r-cal r={:.3g}, sign", m.r);
   } else if (c.solved == privacy::CalibrationParameter::Eta) {
     s = fmt::format("η-cal r={:.3g} η={:.3g}", m.r, m.eta);
   } else {
@@ -62,12 +71,18 @@ json config_json(const ReleaseConfig& c, double delta, privacy::Conversion conve
          {"lemma", privacy::to_string(m.lemma)},
          {"n", m.n},
          {"M_Y", m.M_Y}};
-  if (functional) {
-    j["noise_scale"] = m.noise_scale;
-  } else {
+  if (privacy::has_noise_scale(m.kind)) j["noise_scale"] = m.noise_scale;
+  if (m.kind == privacy::MechanismKind::GridMean) {
+    j["count_noise"] = privacy::grid_mean_count_noise(m);
+    j["cells"] = m.cells;
+  }
+  if (!functional) {
     j["sigma"] = m.sigma;
     j["eta"] = m.eta;
   }
+  if (c.prior_mean_noise > 0)
+    j["prior_mean"] = {{"fraction", c.prior_mean_fraction}, {"noise_scale", c.prior_mean_noise}};
+  if (c.sign) j["sign"] = true;
   return j;
 }
 

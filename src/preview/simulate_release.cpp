@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/postprocess.hpp"
 
 namespace gpdp::preview {
@@ -24,20 +26,51 @@ Eigen::MatrixXd smoothed(const Eigen::MatrixXd& fields, const EvaluationPoints& 
   return e.from_grid(release::smooth_fields(e.on_grid(fields), *e.grid, h));
 }
 
-Eigen::MatrixXd released_fields(SimulatedPosterior& post, const Calibrated& c, double sigma) {
-  const auto& m = c.mechanism;
-  if (m.kind == privacy::MechanismKind::Functional) {
-    return post.solve(m.r, 0).col(0) + m.noise_scale * post.extra();
-  }
-  return post.paths(m.r, sigma, m.eta, c.draws);
-}
-
 // The simulated set's covariates: its rows of the evaluation points.
 Points covariates(const EvaluationPoints& evaluation, const SimulatedSet& set) {
   Points X(static_cast<Eigen::Index>(set.rows.size()), evaluation.points.cols());
   for (std::size_t i = 0; i < set.rows.size(); ++i)
     X.row(static_cast<Eigen::Index>(i)) = evaluation.points.row(set.rows[i]);
   return X;
+}
+
+// The grid mean's map (release/grid_mean.hpp, the release's own post-processing): the set's cell
+// sums and counts plus the shared normals, then the mean of the GP fitted to the cell means.
+Eigen::VectorXd grid_mean_field(const Calibrated& c, const EvaluationPoints& e,
+                                const SimulatedSet& set, const Eigen::VectorXd& normals) {
+  const auto& m = c.mechanism;
+  const release::CellLayout layout = release::grid_mean_layout(m);
+  const Eigen::Index C = layout.size();
+  require(normals.size() >= 1 + 2 * C, "preview: too few shared normals for the grid mean");
+  const release::CellAggregates a = release::aggregate_cells(layout, covariates(e, set), set.y);
+  const release::CellTable t{
+      layout, a.sums + m.noise_scale * normals.segment(1, C),
+      a.counts + privacy::grid_mean_count_noise(m) * normals.segment(1 + C, C)};
+  const release::CellPosterior p = release::cell_posterior(t, m);
+  return (p.posterior.mean(e.points).array() + p.prior_mean).matrix();
+}
+
+Eigen::MatrixXd released_fields(SimulatedPosterior& post, const Calibrated& c,
+                                const EvaluationPoints& e, const SimulatedSet& set,
+                                const SimulationDraws& d) {
+  const auto& m = c.mechanism;
+  if (m.kind == privacy::MechanismKind::Functional) {
+    return post.solve(m.r, 0).col(0) + m.noise_scale * post.extra();
+  }
+  if (m.kind == privacy::MechanismKind::GridMean) return grid_mean_field(c, e, set, d.normals);
+  if (c.sign) {  // the sign-clipped responses
+    return post.paths(m.r, m.sigma, m.eta, c.draws, set.y.unaryExpr([](double y) {
+      return static_cast<double>((y > 0) - (y < 0));
+    }));
+  }
+  if (c.prior_mean_noise > 0) {  // m̂ = clamp(ȳ + s z), the responses re-clipped about it
+    const double M = m.M_Y;
+    const double m0 = std::clamp(set.y.mean() + c.prior_mean_noise * d.normals(0), -M, M);
+    const Eigen::VectorXd about =
+        set.y.unaryExpr([&](double y) { return std::clamp(y - m0, -M, M); });
+    return (post.paths(m.r, m.sigma, m.eta, c.draws, about).array() + m0).matrix();
+  }
+  return post.paths(m.r, m.sigma, m.eta, c.draws);
 }
 
 }  // namespace
@@ -51,10 +84,10 @@ SimulatedPosterior::SimulatedPosterior(const Kernel& kernel, const EvaluationPoi
   ridge_.refit(kernel);
 }
 
-Eigen::MatrixXd SimulatedPosterior::solve(double r, int paths) {
+Eigen::MatrixXd SimulatedPosterior::solve(double r, int paths, const Eigen::VectorXd& y) {
   const auto n = static_cast<Eigen::Index>(set_.rows.size());
   Eigen::MatrixXd rhs(n, 1 + paths);
-  rhs.col(0) = set_.y;
+  rhs.col(0) = y.size() ? y : set_.y;
   for (int l = 0; l < paths; ++l) {
     for (Eigen::Index i = 0; i < n; ++i)
       rhs(i, 1 + l) =
@@ -63,10 +96,11 @@ Eigen::MatrixXd SimulatedPosterior::solve(double r, int paths) {
   return ridge_.apply(r, std::move(rhs));
 }
 
-Eigen::MatrixXd SimulatedPosterior::paths(double r, double sigma, double eta, int L) {
+Eigen::MatrixXd SimulatedPosterior::paths(double r, double sigma, double eta, int L,
+                                          const Eigen::VectorXd& y) {
   require(eta == 0.0 || L == 1, "preview: added noise η is simulated for one path only");
   require(L <= draws_.noise.cols(), "preview: more paths than shared draws");
-  const Eigen::MatrixXd s = solve(r, L);
+  const Eigen::MatrixXd s = solve(r, L, y);
   Eigen::MatrixXd out(s.rows(), L);
   for (int l = 0; l < L; ++l) {
     out.col(l) = s.col(0) + sigma * (draws_.prior.col(l) - s.col(1 + l));
@@ -128,7 +162,7 @@ SimulationOutcome simulate_release(const SimulationContext& c, const SimulatedSe
   Eigen::Index at = 0;  // walks the variants in enumerate_variants' order
   for (std::size_t e = 0; e < c.candidates.size(); ++e) {
     for (const Calibrated& cand : c.candidates[e]) {
-      const Eigen::MatrixXd fields = released_fields(post, cand, c.sigma);
+      const Eigen::MatrixXd fields = released_fields(post, cand, c.evaluation, set, draws);
       for (const double h : c.bandwidths) {
         const Eigen::VectorXd votes =
             release::vote_fraction(smoothed(fields, c.evaluation, h), c.level);

@@ -254,6 +254,12 @@ AuditSearch parse_audit_search(const std::string& name) {
 AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& progress,
                   tasks::Executor* executor) {
   require_parameter(m.kernel.has_value(), "kernel", "audit: needs a concrete kernel");
+  require_parameter(
+      m.kind == MechanismKind::PosteriorSample || m.kind == MechanismKind::Functional, "mechanism",
+      fmt::format("audit: searches the GP mechanisms only; the {}'s curve is the exact "
+                  "Rényi divergence of its worst neighbours (docs/privacy.md, checked "
+                  "by tests/test_release_grid_mean.cpp)",
+                  to_string(m.kind)));
   require(std::isfinite(m.sigma),
           "audit: needs a finite σ (the auditor samples concrete posteriors)");
   if (s.restarts < 0 || s.max_evals < 1 || s.extra_test_points < 0) {

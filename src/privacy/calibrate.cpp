@@ -28,6 +28,8 @@ GpMechanism with_value(GpMechanism m, CalibrationParameter p, double v) {
       m.sigma = v;
       break;
     case CalibrationParameter::Noise:
+      // An explicit s_N of a grid mean keeps its ratio to s_S (0: the default s_S / M_Y).
+      if (m.count_noise > 0 && m.noise_scale > 0) m.count_noise *= v / m.noise_scale;
       m.noise_scale = v;
       break;
     case CalibrationParameter::Draws:
@@ -97,6 +99,11 @@ CalibrationParameter parse_calibration_parameter(const std::string& name) {
 
 Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter what,
                       const CalibrationTarget& target) {
+  return calibrate(m, draws, what, target, Accountant());
+}
+
+Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter what,
+                      const CalibrationTarget& target, const Accountant& also) {
   require(std::isfinite(target.epsilon) && target.epsilon > 0,
           fmt::format("target ε must be positive and finite, got {}", target.epsilon));
   require(target.delta > 0 && target.delta < 1,
@@ -107,10 +114,18 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
             "cannot solve for r with a user-supplied V_n or Δ_n: those bounds hold at one r only");
   }
   const bool functional = m.kind == MechanismKind::Functional;
-  require(functional == (what == CalibrationParameter::Noise) || what == CalibrationParameter::R ||
-              what == CalibrationParameter::Draws,
-          functional ? "the functional mechanism calibrates its noise scale s, r or L (not η or σ)"
-                     : "only the functional mechanism has a noise scale s to calibrate");
+  const bool aggregate = m.kind == MechanismKind::GridMean || m.kind == MechanismKind::PriorMean;
+  if (aggregate) {
+    require(what == CalibrationParameter::Noise,
+            fmt::format("the {} calibrates its noise scale only (solve noise)", to_string(m.kind)));
+  } else {
+    require(functional == (what == CalibrationParameter::Noise) ||
+                what == CalibrationParameter::R || what == CalibrationParameter::Draws,
+            functional
+                ? "the functional mechanism calibrates its noise scale s, r or L (not η or σ)"
+                : "only the functional mechanism, the grid mean and the prior mean have a noise "
+                  "scale s to calibrate");
+  }
   // Validates everything else up front (s itself is the unknown when solving for it).
   resolve_bounds(what == CalibrationParameter::Noise ? with_value(m, what, 1.0) : m);
 
@@ -118,9 +133,13 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
   Calibration out;
   out.parameter = what;
   out.draws = draws;
-  auto eps_of = [&](const GpMechanism& mm, long L) {
-    return account(mm, L, target.delta, target.conversion).epsilon;
+  // ε(δ) of L draws of mm composed with the fixed events `also` (the release's other parts).
+  auto composed = [&](const GpMechanism& mm, long L) {
+    Accountant acc = also;
+    acc.add(mm, L);
+    return acc.epsilon(target.delta, target.conversion);
   };
+  auto eps_of = [&](const GpMechanism& mm, long L) { return composed(mm, L).epsilon; };
 
   if (what == CalibrationParameter::Draws) {
     if (eps_of(m, 1) > eps0) {
@@ -194,7 +213,7 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
     }
     out.mechanism = with_value(m, what, out.value);
   }
-  out.achieved = account(out.mechanism, out.draws, target.delta, target.conversion);
+  out.achieved = composed(out.mechanism, out.draws);
   if (!(out.achieved.epsilon <= eps0)) {
     throw NumericalError(
         fmt::format("calibration failed its own check: ε = {} > target {} at {} = {}",

@@ -24,10 +24,45 @@ double number(const json& j) {
 namespace {
 constexpr const char* kPosteriorSample = "gp-posterior-sample";
 constexpr const char* kFunctional = "gp-functional-mean";
+constexpr const char* kGridMean = "grid-mean";
+constexpr const char* kPriorMean = "prior-mean";
+
+// The grid mean and the prior mean: Gaussian mechanisms on aggregates (no kernel, θ or lemma).
+json aggregate_json(const Event& e) {
+  const GpMechanism& m = e.mechanism;
+  json j{{"kind", m.kind == MechanismKind::GridMean ? kGridMean : kPriorMean},
+         {"count", e.count},
+         {"n", m.n},
+         {"M_Y", m.M_Y},
+         {"noise_scale", m.noise_scale}};
+  if (m.kind == MechanismKind::GridMean) {
+    j["count_noise"] = grid_mean_count_noise(m);
+    j["cells"] = m.cells;
+  }
+  return j;
+}
+
+Event aggregate_from_json(const json& j, const std::string& kind) {
+  Event e;
+  GpMechanism& m = e.mechanism;
+  m.kind = kind == kGridMean ? MechanismKind::GridMean : MechanismKind::PriorMean;
+  e.count = j.at("count").get<long>();
+  m.n = j.at("n").get<long>();
+  m.M_Y = j.at("M_Y").get<double>();
+  m.noise_scale = j.at("noise_scale").get<double>();
+  if (m.kind == MechanismKind::GridMean) {
+    m.count_noise = j.at("count_noise").get<double>();
+    m.cells = j.at("cells").get<std::vector<long>>();
+  }
+  return e;
+}
+
 }  // namespace
 
 json to_json(const Event& e) {
   const GpMechanism& m = e.mechanism;
+  if (m.kind == MechanismKind::GridMean || m.kind == MechanismKind::PriorMean)
+    return aggregate_json(e);
   const bool functional = m.kind == MechanismKind::Functional;
   json j{{"kind", functional ? kFunctional : kPosteriorSample},
          {"count", e.count},
@@ -54,9 +89,14 @@ json to_json(const Event& e) {
 Event event_from_json(const json& j, const std::string& source) {
   try {
     const std::string kind = j.is_object() ? j.value("kind", "") : "";
+    if (kind == kGridMean || kind == kPriorMean) {
+      Event e = aggregate_from_json(j, kind);
+      require(e.count >= 1, fmt::format("{}: count must be ≥ 1", source));
+      return e;
+    }
     if (kind != kPosteriorSample && kind != kFunctional) {
-      throw InputError(fmt::format("{}: not a {} or {} mechanism description", source,
-                                   kPosteriorSample, kFunctional));
+      throw InputError(fmt::format("{}: not a {}, {}, {} or {} mechanism description", source,
+                                   kPosteriorSample, kFunctional, kGridMean, kPriorMean));
     }
     Event e;
     GpMechanism& m = e.mechanism;

@@ -10,14 +10,73 @@
 namespace gpdp::privacy {
 
 std::string to_string(MechanismKind kind) {
-  return kind == MechanismKind::Functional ? "functional" : "posterior-sample";
+  switch (kind) {
+    case MechanismKind::Functional:
+      return "functional";
+    case MechanismKind::GridMean:
+      return "grid-mean";
+    case MechanismKind::PriorMean:
+      return "prior-mean";
+    case MechanismKind::PosteriorSample:
+      break;
+  }
+  return "posterior-sample";
 }
 
 MechanismKind parse_mechanism_kind(const std::string& name) {
   if (name == "posterior-sample") return MechanismKind::PosteriorSample;
   if (name == "functional") return MechanismKind::Functional;
-  throw InputError(fmt::format("mechanism must be posterior-sample or functional, got '{}'", name));
+  if (name == "grid-mean") return MechanismKind::GridMean;
+  throw InputError(
+      fmt::format("mechanism must be posterior-sample, functional or grid-mean, got '{}'", name));
 }
+
+bool has_noise_scale(MechanismKind kind) { return kind != MechanismKind::PosteriorSample; }
+
+double grid_mean_count_noise(const GpMechanism& m) {
+  return m.count_noise > 0 ? m.count_noise : m.noise_scale / m.M_Y;
+}
+
+namespace {
+
+// The grid mean and the prior mean: Gaussian mechanisms on aggregates of the clipped responses;
+// κ, V_n, τ̃ play no part (0), Δ_n is their L2 sensitivity.
+ResolvedBounds gaussian_aggregate_bounds(const GpMechanism& m) {
+  require(
+      std::isfinite(m.noise_scale) && m.noise_scale > 0,
+      fmt::format("the {} needs a noise scale s > 0, got {}", to_string(m.kind), m.noise_scale));
+  require(m.eta == 0.0, fmt::format("η (added prior noise) belongs to the posterior-sample "
+                                    "mechanism, not to the {}",
+                                    to_string(m.kind)));
+  ResolvedBounds b;
+  b.Vn = 0.0;
+  b.Vn_source = "not used";
+  b.alpha_max = std::numeric_limits<double>::infinity();
+  if (m.kind == MechanismKind::GridMean) {
+    const double count_noise = grid_mean_count_noise(m);
+    require(std::isfinite(count_noise) && count_noise > 0,
+            fmt::format("the grid mean needs a count noise s_N > 0, got {}", count_noise));
+    // In units of s_S: the whitened sensitivity times s_S.
+    b.Delta_n = m.noise_scale * grid_mean_sensitivity(m.M_Y, m.noise_scale, count_noise);
+    b.Delta_source =
+        "replace-one with n public: a record moving within a cell changes one sum by ≤ 2M_Y; "
+        "between cells two sums by ≤ M_Y and two counts by 1";
+    b.theorem = fmt::format(
+        "Gaussian mechanism on per-cell clipped sums (s_S = {}) and counts (s_N = {}): ε_α = "
+        "(α/2)·max(4M_Y²/s_S², 2M_Y²/s_S² + 2/s_N²), exact (docs/privacy.md, the grid mean)",
+        m.noise_scale, count_noise);
+    return b;
+  }
+  b.Delta_n = 2.0 * m.M_Y / static_cast<double>(m.n);
+  b.Delta_source =
+      "replace-one with n public: the mean of responses in [−M_Y, M_Y] moves by ≤ 2M_Y/n";
+  b.theorem =
+      "Gaussian mechanism on the mean of the clipped responses: ε_α = α(2M_Y/n)²/(2s²) "
+      "(docs/privacy.md, a private prior mean)";
+  return b;
+}
+
+}  // namespace
 
 ResolvedBounds resolve_bounds(const GpMechanism& m) {
   require(m.n >= 1, fmt::format("n must be ≥ 1, got {}", m.n));
@@ -33,6 +92,8 @@ ResolvedBounds resolve_bounds(const GpMechanism& m) {
     require(m.domain->dim() == m.dim,
             fmt::format("the domain has {} dimension(s) but dim is {}", m.domain->dim(), m.dim));
   }
+  if (m.kind == MechanismKind::GridMean || m.kind == MechanismKind::PriorMean)
+    return gaussian_aggregate_bounds(m);
   if (m.kind == MechanismKind::Functional) {
     require(
         std::isfinite(m.noise_scale) && m.noise_scale > 0,
@@ -100,6 +161,16 @@ ResolvedBounds resolve_bounds(const GpMechanism& m) {
 RdpCurve rdp_curve(const GpMechanism& m) { return rdp_curve(m, resolve_bounds(m)); }
 
 RdpCurve rdp_curve(const GpMechanism& m, const ResolvedBounds& b) {
+  if (m.kind == MechanismKind::GridMean) {
+    const double M = m.M_Y, sS = m.noise_scale, sN = grid_mean_count_noise(m);
+    return RdpCurve([=](double alpha) { return grid_mean_rdp(alpha, M, sS, sN); }, b.alpha_max,
+                    fmt::format("{}: n={}, M_Y={}", b.theorem, m.n, M));
+  }
+  if (m.kind == MechanismKind::PriorMean) {
+    const double Delta = b.Delta_n, s = m.noise_scale;
+    return RdpCurve([=](double alpha) { return gaussian_rdp(alpha, Delta, s); }, b.alpha_max,
+                    fmt::format("{}: n={}, M_Y={}, s={}", b.theorem, m.n, m.M_Y, s));
+  }
   if (m.kind == MechanismKind::Functional) {
     const double Delta = b.Delta_n, s = m.noise_scale;
     return RdpCurve([=](double alpha) { return functional_rdp(alpha, Delta, s); }, b.alpha_max,

@@ -32,9 +32,10 @@ std::vector<options::OptionSpec> mechanism_options(MechanismFlagSet set) {
   }
   specs.push_back(option(
       "--sensitivity", OptionType::Text, d.sensitivity,
-      "Mean-sensitivity lemma: b1 (generic), b1-sharp (generic, Lemma S.1: sharper; not the "
-      "default), b4 (constant kernel), b5 (diagonal kernel), b7 (exponential kernel in 1-D only; "
-      "refused in d ≥ 2, where it is false), b8 (RKHS responses, needs --rkhs-norm)"));
+      "Mean-sensitivity lemma: b1-sharp (generic, Lemma S.1, docs/proofs/b1-sharp.md; the "
+      "default), b1 (generic, the paper's Lemma B.1), b4 (constant kernel), b5 (diagonal "
+      "kernel), b7 (exponential kernel in 1-D only; refused in d ≥ 2, where it is false), b8 (RKHS "
+      "responses, needs --rkhs-norm)"));
   specs.push_back(
       option("--rkhs-norm", OptionType::Real, nullptr, "B ≥ ‖f*‖_H for --sensitivity b8"));
   specs.push_back(option("--Vn", OptionType::Real, nullptr,
@@ -42,12 +43,15 @@ std::vector<options::OptionSpec> mechanism_options(MechanismFlagSet set) {
   specs.push_back(
       option("--Delta-n", OptionType::Real, nullptr,
              "A proven upper bound on Δ_n(r) (replaces --sensitivity; your proof, your risk)"));
-  specs.push_back(option("--mechanism", OptionType::Text, d.mechanism,
-                         "posterior-sample (a GP posterior sample path, the paper's) or "
-                         "functional (μ_D + s·g with g ~ GP(0, k), the classical functional "
-                         "Gaussian mechanism)"));
+  specs.push_back(
+      option("--mechanism", OptionType::Text, d.mechanism,
+             "posterior-sample (a GP posterior sample path, the paper's), "
+             "functional (μ_D + s·g with g ~ GP(0, k), the classical functional "
+             "Gaussian mechanism) or grid-mean (noisy clipped sums and counts on public "
+             "cells, then a GP fitted to the cell means: free post-processing)"));
   specs.push_back(option("--noise-scale", OptionType::Real, nullptr,
-                         "s of the functional mechanism μ_D + s·g (in model units)"));
+                         "s of the functional mechanism μ_D + s·g, or s_S of the grid mean's cell "
+                         "sums (its counts get s_N = s_S/M_Y); in model units"));
   return specs;
 }
 
@@ -117,11 +121,13 @@ GpMechanism to_mechanism_parameters(const MechanismFlags& o) {
   }
   m.rkhs_norm = o.rkhs_norm;
   m.kind = parse_mechanism_kind(o.mechanism);
-  if (m.kind == MechanismKind::Functional) {
-    require(!std::isnan(o.noise_scale), "--mechanism functional needs --noise-scale s");
+  if (has_noise_scale(m.kind)) {
+    require(!std::isnan(o.noise_scale),
+            fmt::format("--mechanism {} needs --noise-scale s", to_string(m.kind)));
     m.noise_scale = o.noise_scale;
   } else {
-    require(std::isnan(o.noise_scale), "--noise-scale belongs to --mechanism functional");
+    require(std::isnan(o.noise_scale),
+            "--noise-scale belongs to --mechanism functional or grid-mean");
   }
   return m;
 }
@@ -146,6 +152,10 @@ GpMechanism to_mechanism(const MechanismFlags& o) {
 }
 
 std::string mechanism_parameters(const GpMechanism& m) {
+  if (m.kind == MechanismKind::GridMean) {
+    return fmt::format("grid mean, noise scales s_S = {:.10g} (sums), s_N = {:.10g} (counts)",
+                       m.noise_scale, grid_mean_count_noise(m));
+  }
   if (m.kind == MechanismKind::Functional) {
     return fmt::format("functional mechanism, r = {:.10g}, noise scale s = {:.10g}", m.r,
                        m.noise_scale);

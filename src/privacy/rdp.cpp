@@ -70,15 +70,37 @@ double gp_rdp(double alpha, double Vn, double Delta_n, double r, double sigma, d
 }
 
 // Functional Gaussian mechanism (docs/privacy.md, "The functional mechanism").
-double functional_rdp(double alpha, double Delta_n, double noise_scale) {
-  check(std::isfinite(Delta_n) && Delta_n >= 0,
-        [&] { return fmt::format("Δ_n must be finite and ≥ 0, got {}", Delta_n); });
+double gaussian_rdp(double alpha, double sensitivity, double noise_scale) {
+  check(std::isfinite(sensitivity) && sensitivity >= 0,
+        [&] { return fmt::format("the sensitivity must be finite and ≥ 0, got {}", sensitivity); });
   check(std::isfinite(noise_scale) && noise_scale > 0, [&] {
-    return fmt::format("the noise scale s must be positive and finite, got {}", noise_scale);
+    return fmt::format("the noise scale must be positive and finite, got {}", noise_scale);
   });
-  require(!std::isnan(alpha), "functional RDP: α is NaN");
+  require(!std::isnan(alpha), "Gaussian RDP: α is NaN");
   if (!(alpha > 1.0)) return kInf;
-  return alpha * Delta_n * Delta_n / (2.0 * noise_scale * noise_scale);
+  return alpha * sensitivity * sensitivity / (2.0 * noise_scale * noise_scale);
+}
+
+double grid_mean_sensitivity(double M_Y, double sum_noise, double count_noise) {
+  check(std::isfinite(M_Y) && M_Y > 0,
+        [&] { return fmt::format("M_Y must be positive and finite, got {}", M_Y); });
+  check(std::isfinite(sum_noise) && sum_noise > 0 && std::isfinite(count_noise) && count_noise > 0,
+        [&] {
+          return fmt::format("the noise scales s_S, s_N must be positive and finite, got {}, {}",
+                             sum_noise, count_noise);
+        });
+  const double within = 4.0 * M_Y * M_Y / (sum_noise * sum_noise);
+  const double across =
+      2.0 * M_Y * M_Y / (sum_noise * sum_noise) + 2.0 / (count_noise * count_noise);
+  return std::sqrt(std::max(within, across));
+}
+
+double grid_mean_rdp(double alpha, double M_Y, double sum_noise, double count_noise) {
+  return gaussian_rdp(alpha, grid_mean_sensitivity(M_Y, sum_noise, count_noise), 1.0);
+}
+
+double functional_rdp(double alpha, double Delta_n, double noise_scale) {
+  return gaussian_rdp(alpha, Delta_n, noise_scale);  // ‖μ_D − μ_D'‖_H ≤ Δ_n (docs/privacy.md)
 }
 
 RdpCurve::RdpCurve(std::function<double(double)> epsilon, double alpha_max, std::string description)

@@ -7,6 +7,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/stages.hpp"
 
 namespace gpdp::release {
@@ -41,8 +42,13 @@ LedgerEntry ledger_entry(const ReleaseRequest& q, const ValidatedRelease& v,
                   {"threshold", q.threshold},
                   {"points", v.evaluation.points.rows()},
                   {"sampler", to_string(q.sampler)}};
-  if (a.mechanism.kind == privacy::MechanismKind::Functional)
+  if (privacy::has_noise_scale(a.mechanism.kind))
     e.parameters["noise_scale"] = a.mechanism.noise_scale;
+  if (a.prior_mean) e.parameters["prior_mean_noise"] = a.prior_mean->noise_scale;
+  if (a.mechanism.kind == privacy::MechanismKind::GridMean) {
+    e.parameters["count_noise"] = privacy::grid_mean_count_noise(a.mechanism);
+    e.parameters["cells"] = a.mechanism.cells;
+  }
   e.out_dir = std::filesystem::absolute(q.out_dir).string();
   e.data_sha256 = v.prepared.sha256;
   return e;
@@ -72,16 +78,46 @@ ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v) {
 ReleaseAccounting account_mechanism(const ReleaseRequest& q, const ValidatedRelease& v) {
   ReleaseAccounting a;
   a.mechanism = mechanism_of(q, v);
+  privacy::Accountant parts;  // the release's parts drawn before the main mechanism
+  if (q.prior_mean && q.prior_mean->private_estimate) {
+    // The prior mean's own ε(δ) is its fraction of the target; the main mechanism is then
+    // calibrated so that the composition of both meets the target (docs/privacy.md).
+    privacy::GpMechanism pm;
+    pm.kind = privacy::MechanismKind::PriorMean;
+    pm.n = a.mechanism.n;
+    pm.dim = a.mechanism.dim;
+    pm.M_Y = a.mechanism.M_Y;
+    pm.noise_scale = q.prior_mean->noise.value_or(1.0);
+    if (q.prior_mean->noise) {
+      a.prior_mean = pm;
+    } else {
+      const double share = q.prior_mean->fraction * q.calibration->target_epsilon;
+      a.prior_mean = privacy::calibrate(pm, 1, privacy::CalibrationParameter::Noise,
+                                        {share, q.delta, q.conversion})
+                         .mechanism;
+    }
+    parts.add(*a.prior_mean, 1);
+  }
   if (q.calibration) {
-    const auto cal = privacy::calibrate(a.mechanism, q.draws, q.calibration->parameter,
-                                        {q.calibration->target_epsilon, q.delta, q.conversion});
+    const auto cal =
+        privacy::calibrate(a.mechanism, q.draws, q.calibration->parameter,
+                           {q.calibration->target_epsilon, q.delta, q.conversion}, parts);
     a.mechanism = cal.mechanism;
     a.calibration = CalibrationReport{*q.calibration, cal.value, cal.note};
   }
+  if (a.mechanism.kind == privacy::MechanismKind::GridMean) {
+    // The cells: given, or the UG rule at the target ε (or the ε the given noise gives).
+    const double epsilon = q.calibration
+                               ? q.calibration->target_epsilon
+                               : privacy::account(a.mechanism, 1, q.delta, q.conversion).epsilon;
+    a.mechanism.cells =
+        q.cells.empty() ? ug_cells(*a.mechanism.domain, a.mechanism.n, epsilon).counts : q.cells;
+  }
   a.bounds = privacy::resolve_bounds(a.mechanism);
-  a.guarantee = privacy::account(a.mechanism, q.draws, q.delta, q.conversion);
-  if (q.preview) check_preview(*q.preview, a);
+  a.composition = parts;
   a.composition.add(a.mechanism, q.draws);
+  a.guarantee = a.composition.epsilon(q.delta, q.conversion);
+  if (q.preview) check_preview(*q.preview, a);
   a.risk = privacy::attack_risk(a.composition, a.guarantee);
   return a;
 }

@@ -7,6 +7,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/stages.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/version.hpp"
@@ -50,6 +51,12 @@ json input_json(const ReleaseRequest& q, const ValidatedRelease& v) {
 
 json sensitivity_json(const ReleaseAccounting& a) {
   const auto& b = a.bounds;
+  if (a.mechanism.kind == privacy::MechanismKind::GridMean) {
+    return {{"lemma", "grid-mean"},
+            {"assumptions", b.Delta_source},
+            {"Delta_n", b.Delta_n},
+            {"theorem", b.theorem}};
+  }
   return {{"lemma", privacy::to_string(a.mechanism.lemma)},
           {"assumptions", privacy::lemma_assumptions(a.mechanism.lemma)},
           {"Delta_n", b.Delta_n},
@@ -80,6 +87,16 @@ json evaluation_json(const Evaluation& e) {
 }
 
 json mechanism_json(const privacy::GpMechanism& m) {
+  if (m.kind == privacy::MechanismKind::GridMean) {
+    return {{"kind", privacy::to_string(m.kind)},
+            {"noise_scale", m.noise_scale},
+            {"count_noise", privacy::grid_mean_count_noise(m)},
+            {"cells", m.cells},
+            {"released",
+             "per public cell the sum of the clipped responses + N(0, s_S²) and the count + "
+             "N(0, s_N²) (cells.csv); everything else is post-processing of that table: the map is "
+             "the mean of a GP fitted to the noisy cell means (docs/privacy.md, the grid mean)"}};
+  }
   if (m.kind != privacy::MechanismKind::Functional) {
     return {{"kind", privacy::to_string(m.kind)},
             {"released", "L posterior sample paths at θ (plus GP(0, η²k) noise when η > 0)"}};
@@ -120,6 +137,48 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
              "snapped sample paths only"},
             {"timestamp", utc_timestamp()}};
   cert.update(privacy_json(q, a));
+  if (p.prior_mean) {
+    json pm{{"mode", a.prior_mean ? "dp" : "public"},
+            {"model_units", *p.prior_mean},
+            {"response_units", v.center + v.scale * *p.prior_mean},
+            {"rule",
+             "the GP mechanism ran on the responses re-centred at this mean and re-clipped to "
+             "±M_Y; the released values are this mean plus its output (docs/privacy.md)"}};
+    if (a.prior_mean) {
+      pm["fraction"] = q.prior_mean->fraction;
+      pm["noise_scale"] = a.prior_mean->noise_scale;
+      pm["epsilon"] =
+          privacy::Accountant().add(*a.prior_mean, 1).epsilon(q.delta, q.conversion).epsilon;
+      pm["estimate"] =
+          "clamp(mean of the clipped responses + N(0, s²), ±M_Y): Gaussian mechanism, "
+          "sensitivity 2M_Y/n (n public)";
+    }
+    cert["prior_mean"] = pm;
+  }
+  if (p.table) {
+    const CellPosterior cp = cell_posterior(*p.table, a.mechanism);
+    cert["grid_mean"] = {
+        {"cells", p.table->layout.size()},
+        {"cells_per_axis", p.table->layout.counts},
+        {"cells_rule", q.cells.empty() ? fmt::format("UG rule (Qardaji, Yang & Li 2013): n·ε/{} "
+                                                     "cells, at most {}",
+                                                     kGridMeanUgConstant, kGridMeanMaxCells)
+                                       : std::string("given (cells)")},
+        {"kept_cells", cp.kept.size()},
+        {"min_count",
+         std::max(1.0, kGridMeanMinCountSds * privacy::grid_mean_count_noise(a.mechanism))},
+        {"prior_mean",
+         {{"model_units", cp.prior_mean}, {"response_units", v.center + v.scale * cp.prior_mean}}},
+        {"post_processing",
+         "no privacy cost: the map, its probability and the lazy path are functions of the "
+         "released cell table (cells.csv) and public parameters only"},
+        {"lazy_path",
+         "gpdp query / gpdp serve answer a sample path of the post-processing GP posterior (exact "
+         "joint law, drawn from the published table alone)"}};
+    cert["covered_by_guarantee"] =
+        "every file listed in 'outputs': all are functions of the released, snapped cell table "
+        "(cells.csv) only";
+  }
   if (q.preview) {
     cert["preview"] = {{"file", q.preview->file},
                        {"sha256", q.preview->sha256},
@@ -244,6 +303,16 @@ KeptPath kept_path_state(const ReleaseRequest& q, const ValidatedRelease& v,
   s.ledger = std::filesystem::absolute(q.ledger_path).string();
   s.names = v.evaluation.names;
   for (const auto& path : p.paths) s.paths.push_back({path.points(), path.values()});
+  if (p.prior_mean) s.offset = *p.prior_mean;  // the paths are of the responses about it
+  if (p.table) {  // the grid mean: a fresh path of its post-processing GP, nothing answered yet
+    const CellPosterior cp = cell_posterior(*p.table, a.mechanism);
+    s.table = p.table;
+    s.noise_scale = a.mechanism.noise_scale;
+    s.count_noise = privacy::grid_mean_count_noise(a.mechanism);
+    s.offset = cp.prior_mean;
+    s.lattice_exponent = cell_path_lattice(cp, q.input.M_Y).exponent;
+    s.paths.push_back({Points(0, v.prepared.data.dim()), Eigen::VectorXd(0)});
+  }
   s.private_answers = !q.insecure_seed.has_value();
   s.history_key = random_hex_id() + random_hex_id();  // 32 bytes
   return s;

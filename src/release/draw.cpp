@@ -25,6 +25,15 @@ DrawSpec draw_spec(const ReleaseRequest& q, const ValidatedRelease& v, const Rel
     s.cells = eval.cells;
   }
   s.draws = q.draws;
+  s.level = v.level;
+  if (q.prior_mean) {
+    s.unclipped = unclipped_responses(v.prepared, q.input);
+    if (q.prior_mean->private_estimate) {
+      s.prior_mean_noise = a.prior_mean->noise_scale;
+    } else {
+      s.prior_mean = (q.prior_mean->value - v.center) / v.scale;
+    }
+  }
   s.sampler = q.sampler;
   s.insecure_seed = q.insecure_seed;
   return s;
@@ -38,6 +47,9 @@ ReleasedPaths released_paths(const ReleaseRequest& q, const ValidatedRelease& v,
   out.lattice = lattice_of(a.mechanism);
   out.sampler = std::move(draws.sampler);
   out.rng = std::move(draws.rng);
+  out.probability = std::move(draws.probability);
+  out.table = std::move(draws.table);
+  out.prior_mean = draws.prior_mean;
   const ExcursionRule rule = excursion_rule(q, v);
   after_the_draw([&] {
     out.set_fields = excursion_fields(rule, out.values);

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/map_mechanism.hpp"
 #include "gpdp/release/request.hpp"
 #include "gpdp/rng.hpp"
@@ -59,6 +60,10 @@ json mechanism_json(const privacy::GpMechanism& m) {
           {"sigma", m.sigma},
           {"eta", m.eta},
           {"noise_scale", m.noise_scale},
+          {"count_noise", m.count_noise},
+          {"cells", m.cells},
+          {"domain", m.domain ? json(m.domain->to_string()) : json(nullptr)},
+          {"dim", m.dim},
           {"n", m.n},
           {"M_Y", m.M_Y}};
 }
@@ -71,6 +76,10 @@ privacy::GpMechanism mechanism_from_json(const json& j) {
   m.sigma = j.at("sigma").get<double>();
   m.eta = j.at("eta").get<double>();
   m.noise_scale = j.at("noise_scale").get<double>();
+  m.count_noise = j.at("count_noise").get<double>();
+  m.cells = j.at("cells").get<std::vector<long>>();
+  if (!j.at("domain").is_null()) m.domain = Box::parse(j.at("domain").get<std::string>());
+  m.dim = j.at("dim").get<int>();
   m.n = j.at("n").get<long>();
   m.M_Y = j.at("M_Y").get<double>();
   return m;
@@ -88,6 +97,10 @@ json to_json(const DrawSpec& s) {
          {"grid", s.grid ? grid_json(*s.grid) : json(nullptr)},
          {"cells", s.cells},
          {"draws", s.draws},
+         {"level", s.level},
+         {"prior_mean", s.prior_mean ? json(*s.prior_mean) : json(nullptr)},
+         {"prior_mean_noise", s.prior_mean_noise},
+         {"unclipped", s.unclipped.size() ? columns_json(s.unclipped) : json(nullptr)},
          {"sampler", to_string(s.sampler)},
          {"insecure_seed", s.insecure_seed ? json(*s.insecure_seed) : json(nullptr)}};
   return j;
@@ -103,6 +116,11 @@ DrawSpec draw_spec_from_json(const json& j) {
   if (!j.at("grid").is_null()) s.grid = grid_from_json(j.at("grid"));
   s.cells = j.at("cells").get<std::vector<Eigen::Index>>();
   s.draws = j.at("draws").get<int>();
+  s.level = j.at("level").get<double>();
+  if (!j.at("prior_mean").is_null()) s.prior_mean = j.at("prior_mean").get<double>();
+  s.prior_mean_noise = j.at("prior_mean_noise").get<double>();
+  if (!j.at("unclipped").is_null())
+    s.unclipped = matrix_from_columns(j.at("unclipped"), n, "draw spec unclipped").col(0);
   s.sampler = parse_sampler_method(j.at("sampler").get<std::string>());
   if (!j.at("insecure_seed").is_null())
     s.insecure_seed = j.at("insecure_seed").get<std::uint64_t>();
@@ -110,6 +128,7 @@ DrawSpec draw_spec_from_json(const json& j) {
 }
 
 Granularity lattice_of(const privacy::GpMechanism& m) {
+  if (m.kind == privacy::MechanismKind::GridMean) return sum_lattice(m.n, m.M_Y, m.noise_scale);
   if (m.kind == privacy::MechanismKind::Functional)
     return functional_granularity(m.n, m.M_Y, m.r, m.noise_scale);
   return release_granularity(m.n, m.M_Y, m.r, m.sigma, m.eta);
@@ -123,16 +142,41 @@ SnappedDraws draw_snapped(const DrawSpec& s, bool keep_paths) {
 }
 
 json to_json(const SnappedDraws& d) {
-  return {{"values", columns_json(d.values)}, {"sampler", d.sampler}, {"rng", d.rng}};
+  json j{{"sampler", d.sampler},
+         {"rng", d.rng},
+         {"prior_mean", d.prior_mean ? json(*d.prior_mean) : json(nullptr)}};
+  if (d.table) {
+    j["table"] = to_json(*d.table);
+  } else {
+    j["values"] = columns_json(d.values);
+  }
+  return j;
 }
 
 SnappedDraws snapped_draws_from_json(const json& j, const DrawSpec& spec,
                                      const Granularity& lattice, const std::string& source) {
   SnappedDraws d;
   try {
-    d.values = matrix_from_columns(j.at("values"), spec.points.rows(), source);
     d.sampler = j.at("sampler").get<std::string>();
     d.rng = j.at("rng").get<std::string>();
+    if (!j.at("prior_mean").is_null()) {
+      d.prior_mean = j.at("prior_mean").get<double>();
+      require(std::abs(*d.prior_mean) <= spec.mechanism.M_Y || spec.prior_mean,
+              fmt::format("{}: a drawn prior mean outside [−M_Y, M_Y]", source));
+    }
+    if (spec.mechanism.kind == privacy::MechanismKind::GridMean) {
+      // The table is the DP output: checked on its lattices, the map recomputed from it here.
+      CellTable t = cell_table_from_json(j.at("table"), source);
+      const CellLayout layout = grid_mean_layout(spec.mechanism);
+      require(t.layout.counts == layout.counts &&
+                  t.layout.domain.to_string() == layout.domain.to_string(),
+              fmt::format("{}: the table's cells are not the release's", source));
+      check_on_lattices(t, spec.mechanism, source);
+      const std::string rng = d.rng;
+      d = grid_mean_draws(spec, std::move(t), rng);
+    } else {
+      d.values = matrix_from_columns(j.at("values"), spec.points.rows(), source);
+    }
   } catch (const json::exception& e) {
     throw InputError(fmt::format("{}: malformed draw result ({})", source, e.what()));
   }
@@ -140,6 +184,7 @@ SnappedDraws snapped_draws_from_json(const json& j, const DrawSpec& spec,
           fmt::format("{}: {} draws returned, {} asked", source, d.values.cols(), spec.draws));
   require(d.rng == rng_description(spec.insecure_seed),
           fmt::format("{}: drawn with '{}', not the generator asked for", source, d.rng));
+  if (d.table) return d;  // checked on its lattices above
   const bool on_lattice = d.values.unaryExpr([&](double x) { return snap(x, lattice) == x; }).all();
   require(on_lattice, fmt::format("{}: a returned value is not on the release's lattice", source));
   return d;

@@ -95,6 +95,9 @@ InputSpec parse_input_config(const std::string& text, const std::string& source,
     } else if (key == "scale") {
       spec.scale = finite_number(value, where);
       require(*spec.scale > 0, where + ": must be positive");
+    } else if (key == "sign") {
+      require(value.is_boolean(), where + ": must be true or false");
+      spec.sign = value.get<bool>();
     } else if (key == "crs") {
       spec.crs = typed(value, json::value_t::string, where).get<std::string>();
     } else if (key == "model_crs") {
@@ -102,11 +105,26 @@ InputSpec parse_input_config(const std::string& text, const std::string& source,
     } else {
       throw InputError(
           fmt::format("{}: unknown key '{}' (known: x, y, domain, M_Y, policy, transform, center, "
-                      "scale, crs, model_crs)",
+                      "scale, sign, crs, model_crs)",
                       source, key));
     }
   }
   return spec;
+}
+
+nlohmann::json to_json(const InputSpec& in) {
+  nlohmann::json j{{"y", in.y_column},
+                   {"M_Y", in.M_Y},
+                   {"policy", to_string(in.policy)},
+                   {"transform", to_string(in.transform)}};
+  if (!in.x_columns.empty()) j["x"] = in.x_columns;
+  if (in.domain) j["domain"] = in.domain->to_string();
+  if (in.center) j["center"] = *in.center;
+  if (in.scale) j["scale"] = *in.scale;
+  if (in.sign) j["sign"] = true;
+  if (!in.crs.empty()) j["crs"] = in.crs;
+  if (!in.model_crs.empty()) j["model_crs"] = in.model_crs;
+  return j;
 }
 
 InputSpec load_input_config(const std::string& path, InputSpec base) {
@@ -226,7 +244,17 @@ double transformed_response(double raw, const InputSpec& spec) {
   double y = spec.transform == ResponseTransform::Log ? std::log(raw) : raw;
   if (spec.center) y -= *spec.center;
   if (spec.scale) y /= *spec.scale;
+  if (spec.sign) y = static_cast<double>((y > 0) - (y < 0));
   return y;
+}
+
+Eigen::VectorXd unclipped_responses(const PreparedData& prepared, const InputSpec& spec) {
+  return prepared.raw_response.unaryExpr(
+      [&](double raw) { return transformed_response(raw, spec); });
+}
+
+Eigen::VectorXd reclipped(const Eigen::VectorXd& unclipped, double prior_mean, double M_Y) {
+  return unclipped.unaryExpr([&](double y) { return std::clamp(y - prior_mean, -M_Y, M_Y); });
 }
 
 PreparedData prepare_data_from_text(const std::string& text, const std::string& source,

@@ -37,28 +37,13 @@ Eigen::MatrixXd matrix_from_json(const json& rows, Eigen::Index cols) {
   return m;
 }
 
-// The input description as parse_input_config() reads it back.
-json input_json(const InputSpec& in) {
-  json j{{"x", in.x_columns},
-         {"y", in.y_column},
-         {"M_Y", in.M_Y},
-         {"policy", to_string(in.policy)},
-         {"transform", to_string(in.transform)}};
-  if (in.domain) j["domain"] = in.domain->to_string();
-  if (in.center) j["center"] = *in.center;
-  if (in.scale) j["scale"] = *in.scale;
-  if (!in.crs.empty()) j["crs"] = in.crs;
-  if (!in.model_crs.empty()) j["model_crs"] = in.model_crs;
-  return j;
-}
-
 }  // namespace
 
 void save_kept_path(const std::string& file, const KeptPath& s, const PathKey& key) {
   json state{{"format", kFormat},
              {"path_id", s.path_id},
              {"dataset_sha256", s.dataset_sha256},
-             {"input", input_json(s.input)},
+             {"input", to_json(s.input)},
              {"kernel", {{"name", s.kernel.name()}, {"ell", s.kernel.lengthscale()}}},
              {"r", s.r},
              {"sigma", s.sigma},
@@ -71,7 +56,13 @@ void save_kept_path(const std::string& file, const KeptPath& s, const PathKey& k
              {"names", s.names},
              {"private", s.private_answers},
              {"history_key", s.history_key},
+             {"offset", s.offset},
              {"paths", json::array()}};
+  if (s.table) {
+    state["grid_mean"] = {{"table", to_json(*s.table)},
+                          {"noise_scale", s.noise_scale},
+                          {"count_noise", s.count_noise}};
+  }
   for (const auto& p : s.paths) {
     state["paths"].push_back(
         {{"points", matrix_json(p.points)}, {"values", matrix_json(p.values)}});
@@ -109,6 +100,13 @@ KeptPath load_kept_path_bytes(const std::string& bytes, const std::string& file,
     s.names = state.at("names").get<std::vector<std::string>>();
     s.private_answers = state.value("private", true);  // files before it: see Ledger::open_path
     s.history_key = state.value("history_key", "");
+    s.offset = state.value("offset", 0.0);
+    if (state.contains("grid_mean")) {
+      const json& g = state.at("grid_mean");
+      s.table = cell_table_from_json(g.at("table"), file);
+      s.noise_scale = g.at("noise_scale").get<double>();
+      s.count_noise = g.at("count_noise").get<double>();
+    }
     require(static_cast<int>(s.names.size()) == state.at("dim").get<int>(),
             fmt::format("{}: not a gpdp path file (inconsistent dimension)", file));
     for (const auto& p : state.at("paths")) {

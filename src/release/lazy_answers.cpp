@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "gpdp/error.hpp"
+#include "gpdp/release/grid_mean.hpp"
 
 namespace gpdp::release {
 
@@ -17,12 +20,26 @@ PreparedData kept_path_data(const std::string& data_path, const KeptPath& s) {
   return prepared;
 }
 
-Granularity kept_path_lattice(const KeptPath& s, const Dataset& data,
+KeptPathModel kept_path_model(const KeptPath& s, const PreparedData& prepared,
                               const std::string& path_file) {
-  const Granularity lattice = release_granularity(data.n(), s.input.M_Y, s.r, s.sigma, s.eta);
-  require(lattice.exponent == s.lattice_exponent,
+  const Dataset& data = prepared.data;
+  std::optional<KeptPathModel> model;
+  if (s.table) {
+    const CellPosterior cp = cell_posterior(*s.table, s.kernel, s.r, s.sigma, data.n(), s.input.M_Y,
+                                            s.noise_scale, s.count_noise);
+    require(cp.prior_mean == s.offset,
+            fmt::format("{}: the table's prior mean differs from the recorded one", path_file));
+    model.emplace(KeptPathModel{cp.posterior, cell_path_lattice(cp, s.input.M_Y)});
+  } else {
+    // The responses about the release's prior mean (offset 0: the clipped responses themselves).
+    const Eigen::VectorXd y =
+        reclipped(unclipped_responses(prepared, s.input), s.offset, s.input.M_Y);
+    model.emplace(KeptPathModel{Posterior(s.kernel, data.X, y, {s.r, s.sigma}),
+                                release_granularity(data.n(), s.input.M_Y, s.r, s.sigma, s.eta)});
+  }
+  require(model->lattice.exponent == s.lattice_exponent,
           fmt::format("{}: inconsistent rounding lattice", path_file));
-  return lattice;
+  return std::move(*model);
 }
 
 LazyPaths::LazyPaths(const KeptPath& state, const Posterior& posterior) {
@@ -45,7 +62,7 @@ Eigen::MatrixXd LazyPaths::answer(KeptPath& state, const Granularity& lattice,
       before_[l] = paths_[l].size();
       const Eigen::VectorXd v = paths_[l].evaluate(model_points, rng);
       released.col(static_cast<Eigen::Index>(l)) =
-          v.unaryExpr([&](double x) { return snap(x, lattice); });
+          v.unaryExpr([&](double x) { return snap(state.offset + x, lattice); });
     }
   } catch (...) {
     for (std::size_t j = 0; j < l; ++j) paths_[j].truncate(before_[j]);

@@ -59,6 +59,7 @@ void read_input(const Options& o, InputSpec& in) {
   if (o.has("transform")) in.transform = o.parsed("transform", parse_response_transform);
   if (o.has("center")) in.center = o.number("center");
   if (o.has("scale")) in.scale = o.number("scale");
+  if (o.has("sign")) in.sign = o.flag("sign");
   if (o.has("crs")) in.crs = o.text("crs");
   if (o.has("model-crs")) in.model_crs = o.text("model-crs");
   if (!in.domain) o.fail("domain", "required (the covariate domain is declared, never inferred)");

@@ -106,9 +106,9 @@ privacy::GpMechanism read_mechanism(const Options& o, bool solve_noise) {
     m.lemma = o.parsed("sensitivity", privacy::parse_sensitivity_lemma);
   }
   if (o.has("mechanism")) m.kind = o.parsed("mechanism", privacy::parse_mechanism_kind);
-  const bool functional = m.kind == privacy::MechanismKind::Functional;
-  if (o.has("noise-scale") && !functional) o.fail("noise-scale", "belongs to mechanism functional");
-  if (functional)
+  if (o.has("noise-scale") && !privacy::has_noise_scale(m.kind))
+    o.fail("noise-scale", "belongs to mechanism functional or grid-mean");
+  if (privacy::has_noise_scale(m.kind))
     m.noise_scale = solve_noise && !o.has("noise-scale") ? 1.0 : o.number("noise-scale");
   return m;
 }
@@ -120,13 +120,14 @@ const std::set<std::string>& public_parameter_keys() {
       "kernel",      "ell",    "r",          "sigma",          "eta",       "sensitivity",
       "kappa",       "Vn",     "Delta-n",    "rkhs-norm",      "mechanism", "noise-scale",
       "draws",       "delta",  "conversion", "target-epsilon", "solve",     "threshold",
-      "vote-cutoff", "smooth", "sampler"};
+      "vote-cutoff", "smooth", "sampler",    "cells",          "prior-mean"};
   return keys;
 }
 
 void read_public_parameters(const OptionValues& o, ReleaseRequest& q) {
   const bool calibrate = o.has("target-epsilon");
-  const std::string solve = o.has("solve") ? o.text("solve") : "r";
+  const bool grid_mean = o.has("mechanism") && o.text("mechanism") == "grid-mean";
+  const std::string solve = o.has("solve") ? o.text("solve") : grid_mean ? "noise" : "r";
   if (o.has("solve") && !calibrate) o.fail("solve", "needs 'target-epsilon'");
   q.mechanism = read_mechanism(o, calibrate && solve == "noise");
   if (calibrate) {
@@ -150,6 +151,12 @@ void read_public_parameters(const OptionValues& o, ReleaseRequest& q) {
   if (o.has("vote-cutoff")) q.vote_cutoff = o.number("vote-cutoff");
   if (o.has("smooth")) q.smooth = o.number("smooth");
   if (o.has("sampler")) q.sampler = o.parsed("sampler", parse_sampler_method);
+  if (o.has("cells")) q.cells = o.parsed("cells", parse_cells);
+  if (o.has("prior-mean")) {
+    const json& v = o.get("prior-mean");
+    q.prior_mean = v.is_number() ? PriorMeanSpec{false, 0.1, v.get<double>(), std::nullopt}
+                                 : o.parsed("prior-mean", parse_prior_mean);
+  }
 }
 
 }  // namespace gpdp::release

@@ -225,12 +225,13 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
 
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
                       const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
-                      const Eigen::VectorXd& in_set, double center, double scale, double level) {
+                      const Eigen::VectorXd& in_set, double center, double scale, double level,
+                      const Eigen::VectorXd& probability) {
   std::string out;
   for (const auto& n : names) out += io::csv_field(n) + ",";
   for (Eigen::Index l = 0; l < draws.cols(); ++l) out += fmt::format("draw_{},", l + 1);
   for (Eigen::Index l = 0; l < draws.cols(); ++l) out += fmt::format("value_{},", l + 1);
-  out += "vote_fraction,in_set\n";
+  out += probability.size() ? "vote_fraction,in_set,probability\n" : "vote_fraction,in_set\n";
   const Eigen::VectorXd votes = vote_fraction(set_fields, level);
   for (Eigen::Index i = 0; i < points.rows(); ++i) {
     for (Eigen::Index j = 0; j < points.cols(); ++j) out += io::format_number(points(i, j)) + ",";
@@ -238,7 +239,8 @@ std::string draws_csv(const Points& points, const std::vector<std::string>& name
     for (Eigen::Index l = 0; l < draws.cols(); ++l) {
       out += io::format_number(center + scale * draws(i, l)) + ",";
     }
-    out += io::format_number(votes(i)) + (in_set(i) > 0 ? ",1\n" : ",0\n");
+    out += io::format_number(votes(i)) + (in_set(i) > 0 ? ",1" : ",0");
+    out += probability.size() ? "," + io::format_number(probability(i)) + "\n" : "\n";
   }
   return out;
 }

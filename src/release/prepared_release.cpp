@@ -66,7 +66,9 @@ MapRelease PreparedRelease::draw(std::uint64_t seed) {
   SnappedDraws draws = mechanism_->draw(rng, false);
   draws.rng = rng.description();
   const ReleasedPaths p = released_paths(request_, validated_, accounting_, std::move(draws));
-  return {p.values, p.in_set, std::nullopt};
+  std::optional<Eigen::VectorXd> probability;
+  if (p.probability.size() > 0) probability = p.probability;
+  return {p.values, p.in_set, probability, p.prior_mean};
 }
 
 }  // namespace gpdp::release

@@ -89,6 +89,8 @@ json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const Rele
   }
   if (!q.internal_eval_dir.empty()) s["internal_eval"] = q.internal_eval_dir;
   if (o.certificate.contains("calibration")) s["calibration"] = o.certificate["calibration"];
+  if (o.certificate.contains("grid_mean")) s["grid_mean"] = o.certificate["grid_mean"];
+  if (o.certificate.contains("prior_mean")) s["prior_mean"] = o.certificate["prior_mean"];
   return s;
 }
 

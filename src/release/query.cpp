@@ -49,11 +49,10 @@ nlohmann::json run_query(const QueryRequest& q) {
   if (!s.input.crs.empty()) geo.emplace(s.input.crs, s.input.model_crs, *s.input.domain);
   const Evaluation eval = query_points(q, s, geo);
   const Points model_points = geo ? geo->to_model(eval.points, "query points") : eval.points;
-  const Dataset& data = prepared.data;
-  const Posterior posterior(s.kernel, data.X, data.y, {s.r, s.sigma});
-  const Granularity lattice = kept_path_lattice(s, data, q.path_file);
+  const KeptPathModel model = kept_path_model(s, prepared, q.path_file);
+  const Granularity& lattice = model.lattice;
   auto rng = make_rng(q.insecure_seed);
-  const Eigen::MatrixXd released = answer_points(s, posterior, lattice, model_points, *rng);
+  const Eigen::MatrixXd released = answer_points(s, model.posterior, lattice, model_points, *rng);
   // The path now remembers the new answers: save it (file and ledger) before the answers leave.
   open.save(s);
   const double center = s.input.center.value_or(0.0), scale = s.input.scale.value_or(1.0);

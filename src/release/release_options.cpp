@@ -23,6 +23,14 @@ std::vector<options::OptionSpec> release_own_options() {
           .as_required(),
       option("--vote-cutoff", OptionType::Real, 0.5,
              "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}"),
+      option("--prior-mean", OptionType::Text, nullptr,
+             "GP prior mean (posterior-sample, functional): a value in response units (public, "
+             "free), or dp[:FRACTION] (default 0.1): a Gaussian-mechanism estimate of the mean of "
+             "the clipped responses spending FRACTION of --target-epsilon; the responses are "
+             "re-centred at it and re-clipped (docs/privacy.md)"),
+      option("--cells", OptionType::Text, nullptr,
+             "--mechanism grid-mean: public cells per axis, nx[,ny] (default: the UG rule of "
+             "Qardaji, Yang & Li 2013, n·ε/10 cells in all, at most 2500)"),
       option("--smooth", OptionType::Real, 0.0,
              "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
              "released paths before thresholding (post-processing)"),
@@ -54,7 +62,8 @@ std::vector<options::OptionSpec> release_own_options() {
       option("--target-epsilon", OptionType::Real, nullptr,
              "Calibrate: the smallest r (or η, see --solve) with ε ≤ this"),
       option("--solve", OptionType::Text, "r",
-             "What --target-epsilon solves for: r or eta (posterior-sample), noise (functional)"),
+             "What --target-epsilon solves for: r, eta or sigma (posterior-sample), noise "
+             "(functional; the grid mean's only choice, its default)"),
       option("--budget-epsilon", OptionType::Real, nullptr,
              "Total ε budget of this dataset (fixed at its first release)"),
       option("--budget-delta", OptionType::Real, nullptr, "Total δ budget of this dataset"),
@@ -102,8 +111,8 @@ std::vector<options::OptionSpec> data_options(bool data_required) {
 std::vector<options::OptionSpec> input_options() {
   return {
       option("--config", OptionType::Text, nullptr,
-             "JSON input description: x, y, domain, M_Y, policy, transform, center, scale (flags "
-             "given on the command line win)"),
+             "JSON input description: x, y, domain, M_Y, policy, transform, center, scale, sign "
+             "(flags given on the command line win)"),
       option("--domain", OptionType::Text, nullptr,
              "Declared covariate domain lo:hi per axis, e.g. 0:1,0:1 (public; never inferred "
              "from the data; a covariate outside it is an error)"),
@@ -114,6 +123,9 @@ std::vector<options::OptionSpec> input_options() {
              "Public response transform before centring: none or log"),
       option("--center", OptionType::Real, 0.0, "Public centring C: y ← (y − C)/B before clipping"),
       option("--scale", OptionType::Real, 1.0, "Public scale B > 0: y ← (y − C)/B before clipping"),
+      option("--sign", OptionType::Flag, false,
+             "Public sign-clipped response: y ← sign((y − C)/B) ∈ {−1, 0, 1} before clipping "
+             "(M_Y = 1 suffices)"),
       option("--crs", OptionType::Text, nullptr,
              "Coordinate reference system of the covariates, domain, grid, mask and points "
              "(AUTH:CODE, 2-D, e.g. EPSG:28992; geographic ones such as EPSG:4326 are projected "

@@ -7,6 +7,8 @@
 
 #include "gpdp/geometry/excursion_polygons.hpp"
 #include "gpdp/gis/geotiff.hpp"
+#include "gpdp/io/csv.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/outputs.hpp"
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/stages.hpp"
@@ -15,6 +17,36 @@
 namespace gpdp::release {
 
 namespace {
+
+// cells.csv: the grid mean's released table (its DP output) and what the map made of it: per cell
+// its bounds and centre (model CRS), the noisy sum and count, and for the cells the map used
+// (kept = 1) the clamped mean and its noise variance (model units).
+std::string cells_csv(const CellTable& t, const privacy::GpMechanism& m,
+                      const ValidatedRelease& v) {
+  const CellPosterior p = cell_posterior(t, m);
+  const auto& names = v.prepared.data.covariate_names;
+  std::string out = "cell,";
+  for (const auto& n : names) out += fmt::format("{0}_lo,{0}_hi,{0}_centre,", io::csv_field(n));
+  out += "noisy_sum,noisy_count,kept,mean,variance\n";
+  std::vector<long> kept_row(static_cast<std::size_t>(t.layout.size()), -1);
+  for (std::size_t j = 0; j < p.kept.size(); ++j)
+    kept_row[static_cast<std::size_t>(p.kept[j])] = static_cast<long>(j);
+  for (Eigen::Index k = 0; k < t.layout.size(); ++k) {
+    const Box b = t.layout.bounds(k);
+    out += fmt::format("{},", k + 1);
+    for (int a = 0; a < b.dim(); ++a) {
+      out +=
+          fmt::format("{},{},{},", io::format_number(b.lower()(a)), io::format_number(b.upper()(a)),
+                      io::format_number(0.5 * (b.lower()(a) + b.upper()(a))));
+    }
+    out += io::format_number(t.sums(k)) + "," + io::format_number(t.counts(k));
+    const long j = kept_row[static_cast<std::size_t>(k)];
+    out += j < 0 ? ",0,,\n"
+                 : fmt::format(",1,{},{}\n", io::format_number(p.means(j)),
+                               io::format_number(p.variances(j)));
+  }
+  return out;
+}
 
 // The released set at each evaluated point, as draws.csv's in_set column has it (the vote set of
 // release/postprocess.hpp; for one path: the path ≥ level).
@@ -34,7 +66,7 @@ std::vector<char> set_on_grid(const Evaluation& eval, const std::vector<char>& i
 }
 
 // map.tif's bands: the released value(s) in response units (as in draws.csv), for L > 1 the vote
-// fraction, and the in-set mask (1/0); NaN outside a mask.
+// fraction, for the grid mean its probability map, and the in-set mask (1/0); NaN outside a mask.
 std::vector<gis::RasterBand> raster_bands(const ValidatedRelease& v, const ReleasedPaths& p,
                                           const std::vector<char>& in_set) {
   const Evaluation& eval = v.evaluation;
@@ -54,6 +86,9 @@ std::vector<gis::RasterBand> raster_bands(const ValidatedRelease& v, const Relea
     bands.push_back(
         {"vote fraction (paths ≥ t)", column(eval.on_grid(vote_fraction(p.set_fields, v.level)))});
   }
+  if (p.probability.size() > 0)
+    bands.push_back(
+        {"P(f ≥ t) of the grid mean's post-processing GP", column(eval.on_grid(p.probability))});
   const Eigen::VectorXd evaluated =
       eval.on_grid(Eigen::VectorXd::Ones(static_cast<Eigen::Index>(eval.points.rows())));
   std::vector<double> mask(in_set.size());
@@ -78,8 +113,10 @@ void render_2d(const ReleaseRequest& q, const ValidatedRelease& v, const Release
     files["map." + format] =
         render_map(values, *eval.grid, q.threshold,
                    {text.title,
-                    fmt::format("one posterior sample path{}; outline: released set {{path ≥ {}}}",
-                                smoothed, q.threshold),
+                    fmt::format("{}{}; outline: released set {{{} ≥ {}}}",
+                                p.table ? "grid mean: the GP mean of the noisy cell means"
+                                        : "one posterior sample path",
+                                smoothed, p.table ? "map" : "path", q.threshold),
                     text.value_label, ""},
                    format, &polygons);
   } else {
@@ -116,14 +153,16 @@ Files render(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAc
   const Evaluation& eval = v.evaluation;
   Files files;
   files["draws.csv"] = draws_csv(eval.points, eval.names, p.values, p.set_fields, p.in_set,
-                                 v.center, v.scale, v.level);
+                                 v.center, v.scale, v.level, p.probability);
+  if (p.table) files["cells.csv"] = cells_csv(*p.table, a.mechanism, v);
   if (!eval.grid) return files;
   const MapText text{
       fmt::format("gpdp release{}: ε = {:.3g}, δ = {:.2g} ({}), L = {}",
                   q.insecure_seed ? " (NOT PRIVATE: seeded)" : "", a.guarantee.epsilon, q.delta,
                   privacy::to_string(q.conversion), q.draws),
       "",
-      fmt::format("released path ({}{})", v.prepared.data.response_name,
+      fmt::format("{} ({}{})", p.table ? "released map" : "released path",
+                  v.prepared.data.response_name,
                   q.input.transform == ResponseTransform::Log ? ", log" : ""),
       ""};
   if (eval.grid->dim() == 2) {
@@ -133,7 +172,10 @@ Files render(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAc
   const Eigen::MatrixXd values = eval.on_grid((p.set_fields.array() * v.scale + v.center).matrix());
   files["map." + to_string(q.image_format)] = render_map(
       values, *eval.grid, q.threshold,
-      {text.title, "released sample path(s)", text.value_label, ""}, to_string(q.image_format));
+      {text.title,
+       p.table ? "grid mean: the GP mean of the noisy cell means" : "released sample path(s)",
+       text.value_label, ""},
+      to_string(q.image_format));
   return files;
 }
 

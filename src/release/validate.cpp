@@ -23,6 +23,27 @@ void check_public_parameters(const ReleaseRequest& q) {
                     fmt::format("smooth must be a bandwidth ≥ 0, got {}", q.smooth));
   require_parameter(q.mechanism.kernel.has_value(), "kernel", "kernel must be given");
   const bool functional = q.mechanism.kind == privacy::MechanismKind::Functional;
+  const bool grid_mean = q.mechanism.kind == privacy::MechanismKind::GridMean;
+  if (grid_mean) {
+    require_parameter(q.draws == 1, "draws",
+                      fmt::format("the grid mean releases one map (its post-processing GP's mean); "
+                                  "draws must be 1, got {}",
+                                  q.draws));
+    require_parameter(q.mechanism.eta == 0, "eta", "eta belongs to the posterior-sample mechanism");
+  }
+  require_parameter(q.cells.empty() || grid_mean, "cells", "cells belong to the grid mean");
+  if (q.prior_mean) {
+    require_parameter(!grid_mean, "prior_mean",
+                      "prior_mean: the grid mean has its own (the released sums over n)");
+    require_parameter(
+        !q.prior_mean->private_estimate || q.calibration.has_value() || q.prior_mean->noise,
+        "prior_mean",
+        "prior_mean dp[:FRACTION] spends a fraction of the target ε: it needs target_epsilon");
+    require_parameter(std::isfinite(q.prior_mean->value), "prior_mean",
+                      "prior_mean must be finite");
+  }
+  for (const long k : q.cells)
+    require_parameter(k >= 1, "cells", fmt::format("cells: each count must be ≥ 1, got {}", k));
   if (functional) {
     require_parameter(q.mechanism.eta == 0, "eta",
                       "eta belongs to the posterior-sample mechanism (the functional mechanism's "
@@ -35,15 +56,16 @@ void check_public_parameters(const ReleaseRequest& q) {
                     "sigma must be finite for a release (σ = ∞ is an accounting limit only)");
   if (q.calibration) {
     const auto p = q.calibration->parameter;
-    if (functional) {
-      require_parameter(p == privacy::CalibrationParameter::Noise, "solve",
-                        fmt::format("the functional mechanism calibrates its noise scale: solve "
-                                    "must be noise, got {}",
-                                    privacy::to_string(p)));
+    if (functional || grid_mean) {
+      require_parameter(
+          p == privacy::CalibrationParameter::Noise, "solve",
+          fmt::format("the {} calibrates its noise scale: solve must be noise, got {}",
+                      functional ? "functional mechanism" : "grid mean", privacy::to_string(p)));
     } else {
       require_parameter(
-          p == privacy::CalibrationParameter::R || p == privacy::CalibrationParameter::Eta, "solve",
-          fmt::format("solve must be r or eta, got {}", privacy::to_string(p)));
+          p == privacy::CalibrationParameter::R || p == privacy::CalibrationParameter::Eta ||
+              p == privacy::CalibrationParameter::Sigma,
+          "solve", fmt::format("solve must be r, eta or sigma, got {}", privacy::to_string(p)));
     }
     require_parameter(
         std::isfinite(q.calibration->target_epsilon) && q.calibration->target_epsilon > 0,
@@ -108,6 +130,9 @@ ValidatedRelease validated(const ReleaseRequest& q, PreparedData prepared, Evalu
   require_parameter(q.smooth == 0 || (v.evaluation.grid && v.evaluation.grid->dim() == 2), "smooth",
                     "smooth needs a 2-D grid");
   check_memory(q, v.evaluation.points.rows());
+  require_parameter(
+      q.cells.empty() || static_cast<int>(q.cells.size()) == v.prepared.data.dim(), "cells",
+      fmt::format("cells: {} count(s) for {} covariate(s)", q.cells.size(), v.prepared.data.dim()));
   if (!q.input.crs.empty()) v.geo.emplace(q.input.crs, q.input.model_crs, *q.input.domain);
   v.model_points =
       v.geo ? v.geo->to_model(v.evaluation.points, "evaluation points") : v.evaluation.points;

@@ -401,7 +401,7 @@ LucasYears lucas_years(const io::CsvTable& table) {
                hex_year(table, {"1998"}, lattice, threshold, kLucasClip)};
   std::fprintf(stderr,
                "reproduce: fig4-lucas: %ld / %ld / %ld hexagons (1993-96 train, 1997 validation, "
-               "1998 private)\n",
+               "1998 private); the privacy unit is one hexagon's median, not one sale\n",
                static_cast<long>(y.train.uv.rows()), static_cast<long>(y.val.uv.rows()),
                static_cast<long>(y.priv.uv.rows()));
   return y;
@@ -516,6 +516,10 @@ std::string lucas_markdown(const LucasYears& y, const LucasChoice& c, const std:
       "filter "
       "(bandwidth {} in unit coordinates) before thresholding at 0 (post-processing). Privacy: "
       "{}.\n\n"
+      "**The privacy unit is one hexagon's median, not one sale**: the guarantee protects the "
+      "replacement of one hexagon's record (n = the private hexagons); one sale can move the "
+      "median of its hexagon, and a sale moved across a hexagon border can change two medians, "
+      "so this is NOT a per-sale guarantee (the paper's App. D.2 method, kept as published).\n\n"
       "![fig4-lucas](fig4-lucas.png)\n",
       kVersion, o.seed, o.conversion, data, kLucasClip, y.train.uv.rows(), y.val.uv.rows(),
       y.priv.uv.rows(), c.privacy.delta, free.theta.ell, free.theta.r, free.theta.sigma,

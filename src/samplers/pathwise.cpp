@@ -236,6 +236,8 @@ std::string static_reason(const Posterior& posterior, const Grid& grid, double e
         "circulant embedding is implemented for 1-D and 2-D grids, the grid has {} axes",
         grid.dim());
   }
+  if (posterior.noise_weights().size() > 0)
+    return "the posterior has heteroscedastic noise (the pathwise draw assumes r² I)";
   if (posterior.dim() != grid.dim()) {
     return fmt::format("the grid has {} axes but the data have {} covariates", grid.dim(),
                        posterior.dim());

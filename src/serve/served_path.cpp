@@ -39,9 +39,9 @@ ServedPath::ServedPath(const ReleaseConfig& config, const Limits& limits)
       quota_points_(limits.new_points_per_client) {
   const release::KeptPath& state = path_.state();
   const release::PreparedData prepared = release::kept_path_data(config.data, state);
-  const Dataset& data = prepared.data;
-  posterior_.emplace(state.kernel, data.X, data.y, Hyperparameters{state.r, state.sigma});
-  lattice_ = release::kept_path_lattice(state, data, file_);
+  release::KeptPathModel model = release::kept_path_model(state, prepared, file_);
+  posterior_.emplace(std::move(model.posterior));
+  lattice_ = model.lattice;
   if (!state.input.crs.empty())
     geo_.emplace(state.input.crs, state.input.model_crs, *state.input.domain);
   require(!state.paths.empty(), fmt::format("{}: the kept path holds no path", file_));

@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+
+#include "support/paths.hpp"
 
 namespace gpdp::test {
 
@@ -16,5 +19,21 @@ inline std::string smooth_field_csv(int n) {
   }
   return csv;
 }
+
+// A folder holding smooth_field_csv(30) as data.csv, and `gpdp release` on it: a 12 x 10 grid of
+// the unit square, threshold 0, δ = 1e-3, exponential kernel ℓ = 0.3, its own ledger, `flags`.
+struct SmoothFieldRelease {
+  TempDir dir;
+  std::string flags;
+  explicit SmoothFieldRelease(std::string f) : flags(std::move(f)) {
+    write_text(dir.file("data.csv"), smooth_field_csv(30));
+  }
+  CommandResult release(const std::string& extra, const std::string& out) const {
+    return run_cli(fmt::format(
+        "release --data {} --domain 0:1,0:1 --grid2d 0:1:12,0:1:10 --threshold 0 --delta 1e-3 "
+        "--kernel exp --ell 0.3 {} --dataset d --ledger {} {} --out {}",
+        dir.file("data.csv"), flags, dir.file("ledger.sqlite"), extra, out));
+  }
+};
 
 }  // namespace gpdp::test

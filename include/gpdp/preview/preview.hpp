@@ -22,6 +22,11 @@
 //   vote        r-calibrated, L ∈ draws (> 1) paths, vote cutoff c ∈ {1/L, …, 1}, smoothing
 //   eta         η-calibrated (Proposition 2) at r = r_ε,1 × eta_ridge_factors, smoothing
 //   functional  the functional Gaussian mechanism μ_D + s g with s calibrated, r from a grid
+//   small-sigma r-calibrated, one path, at σ × sigma_factors (a smaller prior scale)
+//   prior-mean  r-calibrated, one path, with a private prior mean spending prior_mean_fraction of ε
+//   grid-mean   the grid mean (noisy cell sums and counts, UG cells, s calibrated) and its GP map
+//   sign        r-calibrated, one path, on the sign-clipped responses (threshold at the centre
+//   only)
 // Released sets are computed by the SAME post-processing the release ships (smoothing, vote).
 // Each simulation draws the released paths by Matheron's rule from shared prior fields (common
 // random numbers across candidates): one Cholesky of K + r² I per simulated set and ridge.
@@ -58,7 +63,7 @@ struct PreviewRequest {
   std::vector<double> epsilons;
   double delta = 0.0;
   privacy::Conversion conversion = privacy::Conversion::CKS;
-  privacy::SensitivityLemma lemma = privacy::SensitivityLemma::B1;
+  privacy::SensitivityLemma lemma = privacy::SensitivityLemma::B1Sharp;
   std::string kernel = "exp";
   // θ: given, or (ℓ, σ and the reference ridge r) chosen on the proxy by the public search
   // (experiments/public_search.hpp, exponential kernel). Without a proxy all three are required.
@@ -71,14 +76,30 @@ struct PreviewRequest {
   // × min(ℓ, the grid's shorter side / 4), besides 0 (2-D grids only).
   std::vector<double> bandwidth_factors = {0.5, 1.0, 2.0};
   bool functional = true;
+  std::vector<double> sigma_factors = {0.1};  // small-sigma candidates: σ × these
+  double prior_mean_fraction = 0.1;           // prior-mean candidates (0: none)
+  bool grid_mean = true;
+  bool sign = true;      // sign candidates (when the threshold is the centre, level 0)
   int simulations = 16;  // per half (tuning and held-out), ≥ 2
   std::uint64_t seed = 1;
   int threads = 0;
   std::function<void(const std::string&)> progress;
 };
 
-enum class Family { Default, Smoothed, Vote, Eta, Functional };
-std::string to_string(Family family);  // "default", "smoothed", "vote", "eta", "functional"
+enum class Family {
+  Default,
+  Smoothed,
+  Vote,
+  Eta,
+  Functional,
+  SmallSigma,
+  PriorMean,
+  GridMean,
+  Sign
+};
+// "default", "smoothed", "vote", "eta", "functional", "small-sigma", "prior-mean", "grid-mean",
+// "sign"
+std::string to_string(Family family);
 
 // The public parameters of one release (what `gpdp release --config-from` applies).
 struct ReleaseConfig {
@@ -89,6 +110,10 @@ struct ReleaseConfig {
   double vote_cutoff = 1.0;
   double smooth = 0.0;   // bandwidth in coordinate units (0 = none)
   double epsilon = 0.0;  // ε(δ) of the release as accounted (≤ the target)
+  // A private prior mean: its fraction of the target and its calibrated noise s (0: none).
+  double prior_mean_fraction = 0.0;
+  double prior_mean_noise = 0.0;
+  bool sign = false;  // the sign-clipped response
 };
 
 struct Interval {

@@ -36,8 +36,9 @@ std::vector<Variant> enumerate_variants(const std::vector<std::vector<Calibrated
                                         const std::vector<double>& bandwidths);
 
 struct SimulationDraws {
-  Eigen::MatrixXd prior;  // m x (L_max + 1): unit prior fields f_1..f_Lmax, then g
-  Eigen::MatrixXd noise;  // n x L_max standard normals e_l
+  Eigen::MatrixXd prior;    // m x (L_max + 1): unit prior fields f_1..f_Lmax, then g
+  Eigen::MatrixXd noise;    // n x L_max standard normals e_l
+  Eigen::VectorXd normals;  // the prior mean's normal, then the grid mean's 2 C (sums, counts)
 };
 
 // A simulated set's posterior at any ridge r (σ-free): k(xs, X) once, one Cholesky of K + r² I per
@@ -48,10 +49,12 @@ class SimulatedPosterior {
                      const SimulatedSet& set, const SimulationDraws& draws);
   SimulatedPosterior(const SimulatedPosterior&) = delete;  // ridge_ refers to distances_
   SimulatedPosterior& operator=(const SimulatedPosterior&) = delete;
-  // Columns: μ_r on the evaluation points, then k(xs, X)(K + r² I)⁻¹ (f_l(X) + r e_l), l < paths.
-  Eigen::MatrixXd solve(double r, int paths);
-  // L exact posterior paths of GP(μ_r, σ² k_r) (+ η g; η > 0 needs L = 1) from the shared draws.
-  Eigen::MatrixXd paths(double r, double sigma, double eta, int L);
+  // Columns: μ_r on the evaluation points (of the responses `y`; empty: the set's), then
+  // k(xs, X)(K + r² I)⁻¹ (f_l(X) + r e_l), l < paths.
+  Eigen::MatrixXd solve(double r, int paths, const Eigen::VectorXd& y = {});
+  // L exact posterior paths of GP(μ_r, σ² k_r) (+ η g; η > 0 needs L = 1) from the shared draws,
+  // of the responses `y` (empty: the set's).
+  Eigen::MatrixXd paths(double r, double sigma, double eta, int L, const Eigen::VectorXd& y = {});
   // The independent unit prior field g (the last column of the shared prior draws).
   Eigen::VectorXd extra() const;
 

@@ -36,5 +36,9 @@ struct Calibration {
 // InputError for bad inputs (also: solving r with a user-supplied V_n or Δ_n, which hold at one r).
 Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter what,
                       const CalibrationTarget& target);
+// The same for a release with other parts: `also` holds the events composed with L draws of m
+// (e.g. a private prior mean); the COMPOSITION meets the target, and `achieved` is its ε.
+Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter what,
+                      const CalibrationTarget& target, const Accountant& also);
 
 }  // namespace gpdp::privacy

@@ -24,12 +24,12 @@ struct MechanismFlags {
   std::string domain;          // --domain lo:hi,...; empty = unit box [0,1]^dim
   double kappa = std::numeric_limits<double>::quiet_NaN();        // --kappa (NaN = from the kernel)
   double M_Y = 1.0;                                               // --M-Y
-  std::string sensitivity = "b1";                                 // --sensitivity
+  std::string sensitivity = "b1-sharp";                           // --sensitivity
   double rkhs_norm = -1.0;                                        // --rkhs-norm (B.8)
   double Vn = std::numeric_limits<double>::quiet_NaN();           // --Vn (user-proven)
   double Delta_n = std::numeric_limits<double>::quiet_NaN();      // --Delta-n (user-proven)
   std::string mechanism = "posterior-sample";                     // --mechanism
-  double noise_scale = std::numeric_limits<double>::quiet_NaN();  // --noise-scale (functional)
+  double noise_scale = std::numeric_limits<double>::quiet_NaN();  // --noise-scale (s, s_S)
 };
 
 // Which options describe the mechanism: all of them (account, calibrate, audit), or only those a

@@ -33,6 +33,19 @@ double gp_rdp(double alpha, double Vn, double Delta_n, double r, double sigma, d
 // (docs/privacy.md, "The functional mechanism", gives the derivation). s > 0 finite.
 double functional_rdp(double alpha, double Delta_n, double noise_scale);
 
+// The Gaussian mechanism v(D) + N(0, s² I) with sup_{D~D'} ‖v(D) − v(D')‖₂ ≤ Δ (Mironov 2017,
+// Prop. 7): ε_α = α Δ² / (2 s²) for every α > 1, attained by a pair at distance Δ. s > 0 finite.
+double gaussian_rdp(double alpha, double sensitivity, double noise_scale);
+
+// The grid mean (docs/privacy.md "The grid mean"): per-cell sums of responses clipped to ±M_Y with
+// Gaussian noise s_S and per-cell counts with noise s_N, replace-one neighbours, n public. A record
+// moving within a cell changes one sum by ≤ 2M_Y; between cells two sums by ≤ M_Y and two counts by
+// 1. Exact for every α > 1:  ε_α = (α/2) · max(4M_Y²/s_S², 2M_Y²/s_S² + 2/s_N²).
+double grid_mean_rdp(double alpha, double M_Y, double sum_noise, double count_noise);
+// The whitened sensitivity of the grid mean: √max(4M_Y²/s_S², 2M_Y²/s_S² + 2/s_N²) (so that
+// grid_mean_rdp = gaussian_rdp(α, this, 1)).
+double grid_mean_sensitivity(double M_Y, double sum_noise, double count_noise);
+
 class RdpCurve {
  public:
   // epsilon(α) must be ≥ 0 on (1, alpha_max); alpha_max may be +∞.

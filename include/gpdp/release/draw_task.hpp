@@ -18,6 +18,7 @@
 
 #include "gpdp/grid.hpp"
 #include "gpdp/privacy/mechanism.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/sample_path.hpp"
 #include "gpdp/sampler.hpp"
@@ -34,6 +35,14 @@ struct DrawSpec {
   std::optional<Grid> grid;
   std::vector<Eigen::Index> cells;
   int draws = 1;
+  double level = 0.0;  // the threshold in model units (the grid mean's probability map)
+  // The GP prior's mean m₀ (model units, request.hpp PriorMeanSpec): a public value, or, with
+  // prior_mean_noise > 0, drawn first as clamp(mean(y) + s·z, ±M_Y). The GP mechanism then runs on
+  // the responses re-clipped about it from `unclipped` (after the transform, before clipping), and
+  // its released values are m₀ + its output.
+  std::optional<double> prior_mean;
+  double prior_mean_noise = 0.0;
+  Eigen::VectorXd unclipped;
   SamplerMethod sampler = SamplerMethod::Auto;
   std::optional<std::uint64_t> insecure_seed;  // NOT PRIVATE when set
 };
@@ -43,20 +52,25 @@ struct DrawSpec {
 nlohmann::json to_json(const DrawSpec& spec);
 DrawSpec draw_spec_from_json(const nlohmann::json& j);
 
-// The released lattice of the mechanism (public parameters only).
+// The released lattice of the mechanism (public parameters only; the grid mean: its sums').
 Granularity lattice_of(const privacy::GpMechanism& mechanism);
 
 struct SnappedDraws {
-  Eigen::MatrixXd values;         // m x L, on the lattice
-  std::string sampler;            // the exact method that drew the first path
-  std::string rng;                // which generator drew them
-  std::vector<SamplePath> paths;  // private state, only when asked to keep it
+  // m x L, on the lattice; the grid mean: its post-processing mean (m x 1), computed from `table`
+  Eigen::MatrixXd values;
+  std::optional<CellTable> table;  // the grid mean's released table (snapped): the DP output
+  Eigen::VectorXd probability;     // the grid mean's P(f ≥ t) map; empty for the other mechanisms
+  std::optional<double> prior_mean;  // the prior mean the values are offset by (drawn or public)
+  std::string sampler;               // the exact method that drew the first path
+  std::string rng;                   // which generator drew them
+  std::vector<SamplePath> paths;     // private state, only when asked to keep it
 };
 SnappedDraws draw_snapped(const DrawSpec& spec, bool keep_paths);
 
-// A worker's answer: {"values": [[column 1], ...], "sampler", "rng"}; and back, checking the shape
-// (m x L), the generator and that every value is a point of `lattice` (InputError naming `source`
-// otherwise).
+// A worker's answer: {"values": [[column 1], ...], "sampler", "rng"} (the grid mean: "table" with
+// the noisy sums and counts instead of values); and back, checking the shape (m x L), the generator
+// and that every value is a point of `lattice` (the grid mean: every sum and count on its lattice,
+// and the map recomputed here from the table; InputError naming `source` otherwise).
 nlohmann::json to_json(const SnappedDraws& draws);
 SnappedDraws snapped_draws_from_json(const nlohmann::json& j, const DrawSpec& spec,
                                      const Granularity& lattice, const std::string& source);

@@ -2,7 +2,9 @@
 // The private input of a release, validated: which CSV columns, the DECLARED covariate domain
 // (never inferred from the data), the public response transform and the response policy that
 // enforces |y_i| ≤ M_Y (docs/mathematics.md §1: the guarantee is void otherwise).
-//   y ← transform(y_raw);  y ← (y − center)/scale  (optional, public);  then clip or reject at M_Y.
+//   y ← transform(y_raw);  y ← (y − center)/scale  (optional, public);  y ← sign(y) (optional,
+//   public);  then clip or reject at M_Y.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,9 @@ struct InputSpec {
   ResponseTransform transform = ResponseTransform::None;
   std::optional<double> center;  // public centring t
   std::optional<double> scale;   // public scale B > 0
+  // The sign-clipped response (a public transform): y ← sign((transform(y) − C)/B) ∈ {−1, 0, 1}
+  // after centring and scaling, before clipping (M_Y = 1 then suffices).
+  bool sign = false;
   // The coordinate reference system of the covariates, the domain, the grid, the mask and the
   // points files (AUTH:CODE, 2-D; empty: unitless coordinates), and the projected CRS a
   // geographic one is modelled in (empty: the UTM zone of the domain's centre); gis::GeoFrame.
@@ -43,6 +48,8 @@ struct InputSpec {
 // Unknown keys and wrong types are InputErrors naming `source` and the key.
 InputSpec parse_input_config(const std::string& text, const std::string& source,
                              InputSpec base = {});
+// The description as parse_input_config reads it back (the keys that are set).
+nlohmann::json to_json(const InputSpec& spec);
 InputSpec load_input_config(const std::string& path, InputSpec base = {});
 
 // The records as parsed: covariates (the declared columns, in that order) and the raw response,
@@ -90,5 +97,10 @@ PreparedData prepare_data_from_arrays(const Eigen::MatrixXd& X, const Eigen::Vec
 // One raw response after the public transform, centring and scaling, before clipping:
 // (transform(raw) − center)/scale.
 double transformed_response(double raw, const InputSpec& spec);
+// Every record's transformed response before clipping (transformed_response of raw_response).
+Eigen::VectorXd unclipped_responses(const PreparedData& prepared, const InputSpec& spec);
+// The responses about a prior mean m₀ (model units): clamp(ỹ_i − m₀, −M_Y, M_Y) (m₀ = 0: the
+// release's clipped responses).
+Eigen::VectorXd reclipped(const Eigen::VectorXd& unclipped, double prior_mean, double M_Y);
 
 }  // namespace gpdp::release

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpdp/kernel.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/input.hpp"
 #include "gpdp/release/ledger.hpp"
 #include "gpdp/release/path_store.hpp"
@@ -33,6 +34,14 @@ struct KeptPath {
     Eigen::VectorXd values;  // their unsnapped values
   };
   std::vector<Path> paths;  // one per released draw
+  // A released value is offset + the path's value: the prior mean μ₀ of the grid mean's
+  // post-processing GP or of a prior-mean release (0 otherwise).
+  double offset = 0.0;
+  // The grid mean: the released cell table and its noise scales. The path is then a sample of the
+  // post-processing GP rebuilt from them (grid_mean.hpp cell_posterior), not from the data.
+  std::optional<CellTable> table;
+  double noise_scale = 0.0;
+  double count_noise = 0.0;
   // false once any answer (the release's included) was drawn with a seeded generator: then the
   // path is NOT PRIVATE for ever (anyone who knows the seed can remove the noise).
   bool private_answers = true;

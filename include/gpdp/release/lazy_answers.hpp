@@ -20,9 +20,14 @@ namespace gpdp::release {
 // from exactly those bytes); InputError naming `data_path` otherwise.
 PreparedData kept_path_data(const std::string& data_path, const KeptPath& state);
 
-// The rounding lattice of the path's answers (that of its release); InputError naming
-// `path_file` when it differs from the recorded one.
-Granularity kept_path_lattice(const KeptPath& state, const Dataset& data,
+// What a kept path's answers are drawn from and snapped to: the posterior (rebuilt from the data,
+// or for the grid mean from its released table) and the rounding lattice of the path's answers
+// (InputError naming `path_file` when it differs from the recorded one).
+struct KeptPathModel {
+  Posterior posterior;
+  Granularity lattice;
+};
+KeptPathModel kept_path_model(const KeptPath& state, const PreparedData& prepared,
                               const std::string& path_file);
 
 // The kept paths of a state as lazily evaluated SamplePaths that keep their conditioning between
@@ -36,9 +41,9 @@ class LazyPaths {
   void prepare();
   // The released values of every kept path at `model_points` (model coordinates), drawn jointly
   // and conditionally on everything each path has answered (already answered points return their
-  // value), snapped to `lattice`; `state` then holds the new answers, and the caller persists it
-  // BEFORE the values leave, or calls undo(). Points x paths, model units. On an exception
-  // nothing changes.
+  // value), offset by state.offset (a prior mean; 0 without one) and snapped to `lattice`; `state`
+  // then holds the new answers, and the caller persists it BEFORE the values leave, or calls
+  // undo(). Points x paths, model units. On an exception nothing changes.
   Eigen::MatrixXd answer(KeptPath& state, const Granularity& lattice, const Points& model_points,
                          Rng& rng);
   // Forgets the last answer's new points (its state could not be saved).

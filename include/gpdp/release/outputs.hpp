@@ -60,9 +60,11 @@ void publish_folder(const std::string& out_dir, const std::map<std::string, std:
 // points, draw_1..draw_L (model units), value_1..value_L (response units = center + scale·draw),
 // vote fraction of `set_fields` (the draws, or their smoothed versions) ≥ level, in_set (the
 // released set, 1/0: postprocess.hpp excursion_set).
+// With a non-empty `probability` (the grid mean's P(f ≥ t) map) a last column `probability`.
 std::string draws_csv(const Points& points, const std::vector<std::string>& names,
                       const Eigen::MatrixXd& draws, const Eigen::MatrixXd& set_fields,
-                      const Eigen::VectorXd& in_set, double center, double scale, double level);
+                      const Eigen::VectorXd& in_set, double center, double scale, double level,
+                      const Eigen::VectorXd& probability = {});
 
 struct MapText {
   std::string title;

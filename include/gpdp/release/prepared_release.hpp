@@ -24,6 +24,7 @@ struct MapRelease {
   Eigen::MatrixXd fields;                      // m x L released values (snapped), model units
   Eigen::VectorXd set;                         // the released set: 1/0 per point
   std::optional<Eigen::VectorXd> probability;  // the mechanism's map of P(f ≥ t), if it has one
+  std::optional<double> prior_mean;  // the prior mean m₀ the fields are offset by (model units)
 };
 
 class PreparedRelease {

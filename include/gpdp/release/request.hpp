@@ -44,6 +44,20 @@ struct CalibrationGoal {
   double target_epsilon = 1.0;
 };
 
+// The GP prior's mean (docs/privacy.md "A private prior mean"): a public value in response units
+// (like the threshold; free), or a private estimate of the mean of the clipped responses by the
+// Gaussian mechanism, spending `fraction` of the target ε. The GP mechanism then runs on the
+// responses re-centred at it and re-clipped to ±M_Y, and the released field is m₀ + its output.
+struct PriorMeanSpec {
+  bool private_estimate = false;  // "dp[:FRACTION]"
+  double fraction = 0.1;          // of the target ε (private)
+  double value = 0.0;             // response units (public)
+  // Private: the noise s of the mean, given (a preview's configuration) instead of calibrated.
+  std::optional<double> noise;
+};
+// "dp", "dp:0.2" or a number (response units); InputError otherwise.
+PriorMeanSpec parse_prior_mean(const std::string& text);
+
 // Keep the released path's private state for later queries (`gpdp query`), encrypted with `key`.
 struct KeepPath {
   std::string file;
@@ -80,6 +94,9 @@ struct ReleaseRequest {
   // Excursion threshold t, in response units after the transform (before centring/scaling).
   double threshold = 0.0;
   double vote_cutoff = 0.5;  // released set = {vote fraction ≥ c} when L > 1
+  // The grid mean's public cells per axis (empty: the UG rule, grid_mean.hpp ug_cells).
+  std::vector<long> cells;
+  std::optional<PriorMeanSpec> prior_mean;  // the GP mechanisms only; none: mean 0 (at the centre)
   // Post-processing before thresholding (2-D grids): Gaussian filter of this bandwidth in
   // coordinate units (paper App. D.1); 0 = none.
   double smooth = 0.0;
@@ -96,6 +113,9 @@ struct ReleaseRequest {
   std::string internal_eval_dir;         // non-private p_D / μ_D maps, watermarked; never out_dir
   std::optional<PreviewOrigin> preview;  // the public parameters came from a preview
 };
+
+// "nx[,ny,...]": the grid mean's cells per axis, each ≥ 1 (InputError otherwise).
+std::vector<long> parse_cells(const std::string& text);
 
 // Which generator the request draws with, as the certificate and the ledger say it.
 std::string rng_description(const ReleaseRequest& request);

@@ -34,6 +34,10 @@ Granularity release_granularity(long n, double M_Y, double r, double sigma, doub
 // bound n·M_Y/r² + 40 s.
 Granularity functional_granularity(long n, double M_Y, double r, double noise_scale);
 
+// Λ for any Gaussian output with a public lower bound on its standard deviation and a public bound
+// on |value| (the rule of release_granularity); `what` names them in the reasoning line.
+Granularity gaussian_granularity(double std_floor, double value_bound, const std::string& what);
+
 // Nearest lattice point k·Λ (ties to even), clamped to ±value_bound (also a lattice point).
 double snap(double value, const Granularity& g);
 

@@ -75,10 +75,13 @@ struct CalibrationReport {
 };
 struct ReleaseAccounting {
   privacy::GpMechanism mechanism;  // complete: n, dim, domain, M_Y from the data; calibrated
+  // A private prior mean: its Gaussian mechanism, calibrated to its fraction of the target ε.
+  std::optional<privacy::GpMechanism> prior_mean;
   privacy::ResolvedBounds bounds;
-  privacy::Accountant composition;  // this release's events (L draws of `mechanism`)
-  privacy::Guarantee guarantee;     // this release alone, at the request's δ
-  privacy::AttackRisk risk;         // ... what it allows a membership attacker
+  // this release's events: the private prior mean (if any), then L draws of `mechanism`
+  privacy::Accountant composition;
+  privacy::Guarantee guarantee;  // this release alone, at the request's δ
+  privacy::AttackRisk risk;      // ... what it allows a membership attacker
   std::optional<CalibrationReport> calibration;
   DatasetIdentity identity;  // the dataset's name and its records' fingerprint
   LedgerEntry entry;         // the ledger row this release will add
@@ -101,6 +104,9 @@ struct ReleasedPaths {
   Eigen::MatrixXd values;         // m x L, snapped to the lattice, model units
   Eigen::MatrixXd set_fields;     // the fields the excursion set is read from (values, smoothed)
   Eigen::VectorXd in_set;         // the released set: 1/0 per point (excursion_set)
+  Eigen::VectorXd probability;    // the grid mean's P(f ≥ t) map (empty for the other mechanisms)
+  std::optional<CellTable> table;    // the grid mean's released cell table (its DP output)
+  std::optional<double> prior_mean;  // the GP prior's mean the fields are offset by (model units)
   Granularity lattice;
   std::string sampler;  // the exact method that drew the first path, with details
   std::string rng;      // which generator drew them
