@@ -164,7 +164,7 @@ std::string data_csv(int n, std::uint64_t seed) {
 
 ReleaseRequest grid_mean_request(const test::TempDir& dir) {
   test::write_text(dir.file("d.csv"), data_csv(400, 3));
-  test::write_text(dir.file("pts.csv"), "x1,x2\n0.1,0.2\n0.15,0.25\n0.6,0.7\n0.65,0.72\n");
+  test::write_text(dir.file("pts.csv"), "x1,x2\n0.1,0.2\n0.11,0.21\n0.6,0.7\n0.61,0.71\n");
   ReleaseRequest q;
   q.data_path = dir.file("d.csv");
   q.input.domain = Box::parse("0:1,0:1");
@@ -216,8 +216,8 @@ TEST(ReleaseGridMean, ReleaseCertifiesRecordsAndPublishesTheTable) {
 }
 
 // The post-processing posterior rebuilt from cells.csv by the documented rule, independently of
-// grid_mean.cpp: prior mean μ₀ = clamp(ΣS̃/n), cells with Ñ ≥ max(1, 2 s_N), m̂ = clamp(S̃/Ñ),
-// v = (s_S² + m̂² s_N²)/Ñ² + σ²r²/Ñ; GP(μ₀, σ² k) conditioned on them.
+// grid_mean.cpp: prior mean μ₀ = clamp(ΣS̃/n), cells with Ñ ≥ 1, m̂ = clamp(S̃/Ñ),
+// v = (s_S² + m̂² s_N²)/Ñ² + σ²r²/Ñ; GP(μ₀, ψ² k) with ψ = M_Y = 1 conditioned on them.
 struct Reference {
   Eigen::VectorXd mean;
   Eigen::MatrixXd cov;
@@ -230,7 +230,7 @@ Reference reference_law(const std::string& cells_csv, const Points& at, long n, 
   const double mu0 = std::clamp(S.sum() / static_cast<double>(n), -1.0, 1.0);
   std::vector<Eigen::Index> kept;
   for (Eigen::Index c = 0; c < N.size(); ++c)
-    if (N(c) >= std::max(1.0, 2 * sN)) kept.push_back(c);
+    if (N(c) >= 1.0) kept.push_back(c);
   const auto K = static_cast<Eigen::Index>(kept.size());
   Eigen::MatrixXd C(K, 2);
   Eigen::VectorXd z(K), v(K);
@@ -240,13 +240,14 @@ Reference reference_law(const std::string& cells_csv, const Points& at, long n, 
     z(j) = std::clamp(S(c) / N(c), -1.0, 1.0);
     v(j) = (sS * sS + z(j) * z(j) * sN * sN) / (N(c) * N(c)) + sigma * sigma * r * r / N(c);
   }
-  Eigen::MatrixXd A = sigma * sigma * k.gram(C);
+  const double psi = 1.0;  // the prior scale: M_Y of grid_mean_request, not the release's σ
+  Eigen::MatrixXd A = psi * psi * k.gram(C);
   A.diagonal() += v;
   const Eigen::LLT<Eigen::MatrixXd> llt(A);
-  const Eigen::MatrixXd B = sigma * sigma * k.cross(C, at);
+  const Eigen::MatrixXd B = psi * psi * k.cross(C, at);
   Reference ref;
   ref.mean = (mu0 + (B.transpose() * llt.solve((z.array() - mu0).matrix())).array()).matrix();
-  ref.cov = sigma * sigma * k.gram(at) - B.transpose() * llt.solve(B);
+  ref.cov = psi * psi * k.gram(at) - B.transpose() * llt.solve(B);
   return ref;
 }
 
@@ -268,13 +269,17 @@ TEST(ReleaseGridMean, LazyPathHasThePostProcessingPosteriorsJointLaw) {
   const KeptPathModel model = kept_path_model(kept, prepared, q.keep_path->file);
   Points x1(2, 2), x2(2, 2);
   x1 << 0.1, 0.2, 0.6, 0.7;
-  x2 << 0.15, 0.25, 0.65, 0.72;
+  x2 << 0.11, 0.21, 0.61, 0.71;  // close to x1: the posterior correlation the power check needs
   Points all(4, 2);
   all << x1, x2;
   const double sS = o.certificate["mechanism"]["noise_scale"].get<double>();
   const double sN = o.certificate["mechanism"]["count_noise"].get<double>();
   const Reference ref =
       reference_law(q.out_dir + "/cells.csv", all, 400, sS, sN, Kernel::exponential(0.4), 1.0, 0.5);
+  // The prior scale is M_Y = 1, not the release's σ = 0.5 (the reference uses ψ = 1, and the
+  // released map below matches it to 1e-9; with ψ = σ it would not).
+  EXPECT_EQ(o.certificate["grid_mean"]["prior_scale"].get<double>(), 1.0);
+  EXPECT_EQ(o.certificate["grid_mean"]["min_count"].get<double>(), 1.0);
   // The certificate's prior mean and the released map agree with the reference.
   EXPECT_NEAR(o.certificate["grid_mean"]["prior_mean"]["model_units"].get<double>(), kept.offset,
               0);

@@ -173,7 +173,7 @@ CellTable noisy_table(const CellLayout& layout, const CellAggregates& exact, lon
 CellPosterior cell_posterior(const CellTable& t, const Kernel& kernel, double r, double sigma,
                              long n, double M_Y, double sum_noise, double count_noise) {
   const double mu0 = std::clamp(t.sums.sum() / static_cast<double>(n), -M_Y, M_Y);
-  const double n_min = std::max(1.0, kGridMeanMinCountSds * count_noise);
+  const double n_min = kGridMeanMinCount;
   std::vector<Eigen::Index> kept;
   for (Eigen::Index k = 0; k < t.counts.size(); ++k)
     if (t.counts(k) >= n_min) kept.push_back(k);
@@ -196,8 +196,10 @@ CellPosterior cell_posterior(const CellTable& t, const Kernel& kernel, double r,
         (sum_noise * sum_noise + mean * mean * count_noise * count_noise) / (count * count) +
         sigma * sigma * r * r / count;
   }
-  const Eigen::VectorXd weights = variances / (sigma * sigma * r * r);
-  Posterior post(kernel, centres, (means.array() - mu0).matrix(), {r, sigma}, weights);
+  // Prior scale ψ = M_Y (the response scale): the Posterior's noise is (r ψ)² w, so w = v/(r ψ)².
+  const double psi = M_Y;
+  const Eigen::VectorXd weights = variances / (psi * psi * r * r);
+  Posterior post(kernel, centres, (means.array() - mu0).matrix(), {r, psi}, weights);
   return {mu0, std::move(kept), std::move(means), std::move(variances), std::move(post)};
 }
 

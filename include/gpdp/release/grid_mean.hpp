@@ -23,8 +23,8 @@ namespace gpdp::release {
 // The UG rule's constant (Qardaji, Yang & Li 2013): C ≈ n ε / c cells, and the cap on C.
 inline constexpr double kGridMeanUgConstant = 10.0;
 inline constexpr long kGridMeanMaxCells = 2500;
-// Cells with a noisy count below max(1, this × s_N) are left out of the post-processing GP.
-inline constexpr double kGridMeanMinCountSds = 2.0;
+// Cells with a noisy count below this are left out of the post-processing GP.
+inline constexpr double kGridMeanMinCount = 1.0;
 
 // The public cells: `counts` per axis of the domain box, cell k in grid order (first axis fastest).
 struct CellLayout {
@@ -72,14 +72,14 @@ CellTable noisy_table(const CellLayout& layout, const CellAggregates& exact, lon
 void check_on_lattices(const CellTable& table, const privacy::GpMechanism& m,
                        const std::string& source);
 
-// The post-processing GP (free): prior GP(μ₀, σ² k), μ₀ = clamp(Σ S̃/n, ±M_Y); cells with
-// Ñ ≥ max(1, 2 s_N) observe m̂ = clamp(S̃/Ñ, ±M_Y) with variance (s_S² + m̂² s_N²)/Ñ² + σ²r²/Ñ.
+// The post-processing GP (free): prior GP(μ₀, ψ² k) with ψ = M_Y, μ₀ = clamp(Σ S̃/n, ±M_Y); cells
+// with Ñ ≥ 1 observe m̂ = clamp(S̃/Ñ, ±M_Y) with variance (s_S² + m̂² s_N²)/Ñ² + σ²r²/Ñ.
 struct CellPosterior {
   double prior_mean = 0.0;
   std::vector<Eigen::Index> kept;  // cells used
   Eigen::VectorXd means;           // m̂ of the kept cells
   Eigen::VectorXd variances;       // v of the kept cells
-  Posterior posterior;  // of f − μ₀ on the kept centres (σ-free noise weights v/σ²r²)
+  Posterior posterior;  // of f − μ₀ on the kept centres (scale ψ, noise weights v/ψ²r²)
 };
 CellPosterior cell_posterior(const CellTable& table, const Kernel& kernel, double r, double sigma,
                              long n, double M_Y, double sum_noise, double count_noise);
