@@ -5,11 +5,13 @@
 // with the summary below the total, and the empty list refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/envelope.hpp"
+#include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/privacy/rdp.hpp"
 
 using namespace gpdp;
@@ -35,7 +37,8 @@ TEST(PrivacyEnvelope, GaussianCandidatesClosedForm) {
     const double rho = rho0 + rho_max, L = std::log(1.0 / delta);
     EXPECT_NEAR(g.epsilon, rho + 2.0 * std::sqrt(rho * L), 1e-9 * g.epsilon);
   }
-  for (double alpha : {1.01, 2.0, 37.0}) EXPECT_DOUBLE_EQ(total.rdp(alpha), (rho0 + rho_max) * alpha);
+  for (double alpha : {1.01, 2.0, 37.0})
+    EXPECT_DOUBLE_EQ(total.rdp(alpha), (rho0 + rho_max) * alpha);
 }
 
 TEST(PrivacyEnvelope, CrossingCurvesPointwiseMaximum) {
@@ -65,7 +68,56 @@ TEST(PrivacyEnvelope, CrossingCurvesPointwiseMaximum) {
   EXPECT_LT(total.epsilon, with_both.epsilon(1e-6, Conversion::CKS).epsilon);
 }
 
-TEST(PrivacyEnvelope, RefusesAnEmptyList) {
+TEST(PrivacyEnvelope, TrivialCandidateAndEmptyList) {
+  // The trivial map (no event) adds nothing: the envelope with it is the other candidate's curve,
+  // and a list of the trivial map alone leaves the summary's guarantee unchanged.
+  const Accountant summary = gaussian(0.05);
+  const RdpCurve env = candidate_envelope({Accountant{}, gaussian(0.4)});
+  EXPECT_EQ(env.alpha_max(), kInf);
+  for (double alpha : {1.5, 3.0, 40.0}) EXPECT_DOUBLE_EQ(env(alpha), 0.4 * alpha);
+  EXPECT_DOUBLE_EQ(
+      summary_then_choice(summary, {Accountant{}}).epsilon(1e-6, Conversion::CKS).epsilon,
+      summary.epsilon(1e-6, Conversion::CKS).epsilon);
   EXPECT_THROW(candidate_envelope({}), ParameterError);
-  EXPECT_THROW(candidate_envelope({Accountant{}}), ParameterError);
+}
+
+TEST(PrivacyEnvelope, ChoiceRecordReplaysToTheSameCurve) {
+  // Real events: the summary a grid mean, the candidates a grid mean at less noise, two draws of
+  // a prior mean's Gaussian mechanism, and the trivial map. The record lists every candidate and
+  // replays to the same curve at every order; a malformed choice is refused.
+  GpMechanism grid;
+  grid.kind = MechanismKind::GridMean;
+  grid.n = 200;
+  grid.M_Y = 1.0;
+  grid.noise_scale = 8.0;
+  grid.count_noise = 8.0;
+  grid.cells = {4, 4};
+  GpMechanism sharper = grid;
+  sharper.noise_scale = 3.0;
+  sharper.count_noise = 3.0;
+  GpMechanism mean;
+  mean.kind = MechanismKind::PriorMean;
+  mean.n = 200;
+  mean.M_Y = 1.0;
+  mean.noise_scale = 0.02;
+  Accountant summary, c1, c2;
+  summary.add(grid, 1);
+  c1.add(sharper, 1);
+  c2.add(mean, 2);
+  const Accountant total = summary_then_choice(summary, {c1, c2, Accountant{}});
+  const auto record = total.record();
+  ASSERT_EQ(record["events"].size(), 2u);
+  EXPECT_EQ(record["events"][1]["kind"], "choice");
+  EXPECT_EQ(record["events"][1]["candidates"].size(), 3u);
+  EXPECT_TRUE(record["events"][1]["candidates"][2].empty());
+  const Accountant replayed = Accountant::replay(record, "test");
+  for (double alpha : {1.1, 2.0, 9.0, 100.0}) {
+    EXPECT_DOUBLE_EQ(replayed.rdp(alpha), total.rdp(alpha));
+    EXPECT_DOUBLE_EQ(total.rdp(alpha), summary.rdp(alpha) + std::max(c1.rdp(alpha), c2.rdp(alpha)));
+  }
+  EXPECT_EQ(replayed.record(), record);
+  EXPECT_THROW(total.events(), InputError);
+  auto broken = record;
+  broken["events"][1]["candidates"] = nlohmann::json::array();
+  EXPECT_THROW(Accountant::replay(broken, "test"), InputError);
 }

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "gpdp/error.hpp"
+#include "gpdp/privacy/envelope.hpp"
 #include "gpdp/privacy/order_search.hpp"
 
 namespace gpdp::privacy {
@@ -16,6 +17,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr const char* kRecordFormat = "gpdp-privacy-record";
+constexpr const char* kChoice = "choice";
 constexpr int kRecordVersion = 1;
 
 // The parts of a Guarantee common to ε(δ) and δ(ε): the optimal order and where it lies.
@@ -76,13 +78,30 @@ std::string Guarantee::note() const {
 
 Accountant& Accountant::add(RdpCurve curve, long count) {
   require(count >= 1, fmt::format("number of releases must be ≥ 1, got {}", count));
-  entries_.push_back({std::move(curve), count, std::nullopt});
+  entries_.push_back({std::move(curve), count, std::nullopt, std::nullopt});
   return *this;
 }
 
 Accountant& Accountant::add(const Event& event) {
   require(event.count >= 1, fmt::format("number of releases must be ≥ 1, got {}", event.count));
-  entries_.push_back({rdp_curve(event.mechanism), event.count, event.mechanism});
+  entries_.push_back({rdp_curve(event.mechanism), event.count, event.mechanism, std::nullopt});
+  return *this;
+}
+
+Accountant& Accountant::add_choice(const std::vector<Accountant>& candidates) {
+  // A candidate with an undescribed curve composes but leaves the choice unrecordable.
+  std::optional<nlohmann::json> lists = nlohmann::json::array();
+  for (const auto& c : candidates) {
+    const bool described = std::all_of(c.entries_.begin(), c.entries_.end(), [](const Entry& e) {
+      return e.mechanism.has_value() || e.choice.has_value();
+    });
+    if (!described) {
+      lists.reset();
+      break;
+    }
+    lists->push_back(c.record()["events"]);
+  }
+  entries_.push_back({candidate_envelope(candidates), 1, std::nullopt, std::move(lists)});
   return *this;
 }
 
@@ -94,6 +113,7 @@ Accountant& Accountant::add(const Accountant& other) {
 std::vector<Event> Accountant::events() const {
   std::vector<Event> out;
   for (const auto& e : entries_) {
+    require(!e.choice, "accountant: a choice among candidates is not one mechanism's event");
     require(e.mechanism.has_value(),
             fmt::format("accountant: '{}' was added as a bare RDP curve and cannot be recorded",
                         e.curve.description()));
@@ -104,7 +124,16 @@ std::vector<Event> Accountant::events() const {
 
 nlohmann::json Accountant::record() const {
   nlohmann::json events = nlohmann::json::array();
-  for (const auto& e : this->events()) events.push_back(to_json(e));
+  for (const auto& e : entries_) {
+    if (e.choice) {
+      events.push_back({{"kind", kChoice}, {"count", 1}, {"candidates", *e.choice}});
+      continue;
+    }
+    require(e.mechanism.has_value(),
+            fmt::format("accountant: '{}' was added as a bare RDP curve and cannot be recorded",
+                        e.curve.description()));
+    events.push_back(to_json(Event{*e.mechanism, e.count}));
+  }
   return {{"format", kRecordFormat}, {"version", kRecordVersion}, {"events", events}};
 }
 
@@ -117,7 +146,23 @@ Accountant Accountant::replay(const nlohmann::json& record, const std::string& s
           fmt::format("{}: privacy record version {} (this gpdp reads version {})", source, version,
                       kRecordVersion));
   Accountant acc;
-  for (const auto& e : record["events"]) acc.add(event_from_json(e, source));
+  for (const auto& e : record["events"]) {
+    if (!(e.is_object() && e.value("kind", "") == kChoice)) {
+      acc.add(event_from_json(e, source));
+      continue;
+    }
+    const bool well_formed = e.value("count", 0) == 1 && e.contains("candidates") &&
+                             e["candidates"].is_array() && !e["candidates"].empty();
+    require(well_formed, fmt::format("{}: malformed choice event", source));
+    std::vector<Accountant> candidates;
+    for (const auto& list : e["candidates"]) {
+      require(list.is_array(), fmt::format("{}: malformed choice event", source));
+      Accountant c;
+      for (const auto& ev : list) c.add(event_from_json(ev, source));
+      candidates.push_back(std::move(c));
+    }
+    acc.add_choice(candidates);
+  }
   return acc;
 }
 

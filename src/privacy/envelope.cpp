@@ -16,10 +16,9 @@ RdpCurve candidate_envelope(const std::vector<Accountant>& candidates) {
   double alpha_max = std::numeric_limits<double>::infinity();
   std::string description = fmt::format("max over {} candidates of (", candidates.size());
   for (std::size_t k = 0; k < candidates.size(); ++k) {
-    require_parameter(!candidates[k].empty(), "candidates",
-                      fmt::format("candidate {} composes no mechanism", k + 1));
     alpha_max = std::min(alpha_max, candidates[k].alpha_max());
-    std::string one = candidates[k].description();
+    std::string one =
+        candidates[k].empty() ? "trivial map (no event)" : candidates[k].description();
     while (!one.empty() && one.back() == '\n') one.pop_back();
     std::replace(one.begin(), one.end(), '\n', ',');
     description += (k ? "; " : "") + one;
@@ -40,7 +39,7 @@ Accountant summary_then_choice(const Accountant& summary,
                                const std::vector<Accountant>& candidates) {
   Accountant total;
   total.add(summary);
-  total.add(candidate_envelope(candidates));
+  total.add_choice(candidates);
   return total;
 }
 

@@ -62,12 +62,18 @@ class Accountant {
   Accountant& add(const GpMechanism& mechanism, long count) { return add(Event{mechanism, count}); }
   // Adds everything `other` composed.
   Accountant& add(const Accountant& other);
+  // Adds ONE release chosen adaptively from a public list of candidate compositions (envelope.hpp
+  // candidate_envelope, Mironov 2017 Prop. 1); recorded as a "choice" event that lists every
+  // candidate's events (an empty candidate: the trivial map, no event) and replays to the same
+  // envelope. InputError when a candidate holds an undescribed curve.
+  Accountant& add_choice(const std::vector<Accountant>& candidates);
 
   bool empty() const { return entries_.empty(); }
   long total_releases() const;
   // The events composed so far, in order; InputError when an undescribed curve was added.
   std::vector<Event> events() const;
-  // {"format": "gpdp-privacy-record", "version": 1, "events": [event JSON, ...]}.
+  // {"format": "gpdp-privacy-record", "version": 1, "events": [event JSON, ...]}; a choice is
+  // {"kind": "choice", "count": 1, "candidates": [[event JSON, ...], ...]}.
   nlohmann::json record() const;
   // The accountant that composed the events of `record` (InputError naming `source` otherwise).
   static Accountant replay(const nlohmann::json& record, const std::string& source);
@@ -88,6 +94,7 @@ class Accountant {
     RdpCurve curve;
     long count;
     std::optional<GpMechanism> mechanism;  // set for events
+    std::optional<nlohmann::json> choice;  // set for choices: the candidates' event lists
   };
   std::vector<Entry> entries_;
 };

@@ -18,11 +18,13 @@
 namespace gpdp::privacy {
 
 // Mironov 2017, Prop. 1 over a public list: the pointwise maximum α ↦ max_k ε_α(C_k) on
-// (1, min_k α_max(C_k)), +∞ outside. ParameterError "candidates" for an empty list.
+// (1, min_k α_max(C_k)), +∞ outside; an empty candidate (the trivial map, no event) has ε_α = 0.
+// ParameterError "candidates" for an empty list.
 RdpCurve candidate_envelope(const std::vector<Accountant>& candidates);
 
 // Mironov 2017, Prop. 1: the summary's events followed by the envelope of the candidates (one
-// adaptively chosen release); its epsilon() is the (ε, δ) of the whole adaptive release.
+// adaptively chosen release, Accountant::add_choice: recordable, replays to the same curve); its
+// epsilon() is the (ε, δ) of the whole adaptive release.
 Accountant summary_then_choice(const Accountant& summary,
                                const std::vector<Accountant>& candidates);
 
