@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+"""The utility frontier: every mechanism at the same (ε, δ) on real point data, scored at held-out
+records, beside the trivial maps, two simple DP baselines and the non-private GP map, all measured
+in the same run (docs/utility.md, "The utility frontier").
+
+The task is the one `gpdp release` serves: publish the set {x : value(x) ≥ t} from private point
+records. One record (one sale, one soil sample, one tract, one station) is the privacy unit of
+every mechanism: replace-one neighbours, δ = n^-1.1 with n the number of records the map is built
+from. Each seed is one split of the records: the map is released from the training records and
+scored at the held-out ones:
+
+  accuracy  share of held-out records on the right side of t (released set vs value ≥ t);
+  IoU       |released ∩ truth| / |released ∪ truth| over the held-out records (1 when both empty).
+
+Maps compared (the mechanisms are gpdp's own code, through gpdp.mechanisms: what a release ships):
+
+  trivial-out / trivial-in   nowhere / everywhere exceeds (no data used)
+  non-private GP             the sign of the posterior mean at a small ridge (no privacy)
+  noisy grid (k=10)          baseline: ≈ n/10 public cells, Gaussian noise on per-cell clipped sums
+                             and counts, mean = sum/count, threshold (ten lines of NumPy below)
+  noisy sign grid (cells=ℓ)  baseline: the same on the sign of the centred response, cells of side ℓ
+  gpdp mechanisms            see MECHANISMS below
+
+Every mechanism's noise is calibrated by gpdp's accountant to the same ε(δ) (CKS conversion).
+The public inputs (domain, threshold, response scale, ℓ, σ) follow one stated rule per data set
+(DATASETS below), never the held-out records.
+
+Usage: bench/utility_frontier.py [--quick] [--out DIR] [--seeds S] [--data NAME,...] [--eps E,...]
+  --quick  2 seeds, ε ∈ {1, 10}, large data sets subsampled to 600 records (CI: under 2 minutes)
+Writes OUT/frontier.md (the table), OUT/frontier.json (every score), OUT/<data>.png (utility
+against ε, one line per map). Seeded throughout: a measurement, never a release to publish.
+"""
+import argparse
+import csv
+import gzip
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EPSILONS = [0.5, 1.0, 3.0, 10.0, 30.0]
+CONVERSION = "cks"
+
+
+# ---- the data sets: public inputs by one rule each --------------------------------------------
+@dataclass
+class DataSpec:
+    name: str
+    title: str
+    file: str
+    x: tuple  # covariate columns
+    y: str
+    threshold: float  # in response units (before the log)
+    scale: float  # public response scale B after the log: y ← clip((log v − log t)/B, ±1)
+    lonlat: bool = False  # x columns are lon/lat: projected locally (equirectangular, metres)
+    rows: object = None  # row filter
+    split: str = "holdout"  # "cv5" (5-fold CV, repeated) or "holdout" (random 20 % held out)
+    note: str = ""
+
+
+DATASETS = [
+    DataSpec("meuse", "Meuse zinc > 720 mg/kg (soil samples)", "meuse.csv", ("x", "y"), "zinc",
+             720.0, 1.5, split="cv5", note="5-fold CV over the 155 samples, repeated"),
+    DataSpec("lucas98", "Lucas County OH 1998 sales, price > $100k", "lucas_county_oh_house_sales.csv",
+             ("x", "y"), "price", 100000.0, 1.0, rows=lambda r: r["syear"] == "1998",
+             note="the 4,378 sales of 1998; 20 % held out"),
+    DataSpec("baltimore", "Baltimore 1978 sales, price > 40 (USD 1000)", "baltimore_house_sales.csv",
+             ("X", "Y"), "PRICE", 40.0, 1.0),
+    DataSpec("boston", "Boston 1970 tracts, median value > 25 (USD 1000)",
+             "boston_housing_corrected.csv", ("lon", "lat"), "cmedv", 25.0, 1.0, lonlat=True,
+             note="a record is a tract median"),
+    DataSpec("sacramento", "Sacramento 2008 sales, price > $250k", "sacramento_housing.csv",
+             ("longitude", "latitude"), "price", 250000.0, 1.0, lonlat=True),
+    DataSpec("athens", "Athens 2017 apartments, price > €1,500/m²", "athens_properties.csv",
+             ("x_greek_grid", "y_greek_grid"), "prpsqm", 1500.0, 1.0),
+]
+
+# The public hyperparameters, one rule for every data set: the domain is the records' bounding box
+# padded by 2 % (standing in for the region's public extent), the exponential kernel's ℓ is a tenth
+# of the domain's diameter, the prior scale σ = 0.5 (the CLI user's "variogram" choice), the
+# non-private reference ridge r = 0.5.
+ELL_FRACTION = 0.1
+SIGMA_USER = 0.5
+R_NONPRIVATE = 0.5
+
+
+def data_dir():
+    return os.environ.get("GPDP_DATA_DIR") or os.path.join(ROOT, "data")
+
+
+def read_rows(name):
+    base = os.path.join(data_dir(), name)
+    for path, opener in ((base, open), (base + ".gz", gzip.open)):
+        if os.path.exists(path):
+            with opener(path, "rt", newline="") as f:
+                return list(csv.DictReader(f))
+    sys.exit(f"utility_frontier: {name}(.gz) not found in {data_dir()} (set GPDP_DATA_DIR)")
+
+
+@dataclass
+class Records:
+    spec: DataSpec
+    X: np.ndarray  # n x 2, metres (or the data set's planar unit)
+    value: np.ndarray  # raw response
+    lo: np.ndarray
+    hi: np.ndarray
+    ell: float = 0.0
+    labels: np.ndarray = field(default=None)  # value ≥ threshold
+
+
+def load(spec, max_records=None, rng=None):
+    rows = read_rows(spec.file)
+    if spec.rows:
+        rows = [r for r in rows if spec.rows(r)]
+    X = np.array([[float(r[c]) for c in spec.x] for r in rows])
+    v = np.array([float(r[spec.y]) for r in rows])
+    if spec.lonlat:  # a local equirectangular projection in metres (public, per data set)
+        lat0 = math.radians(float(np.mean(X[:, 1])))
+        X = np.c_[np.radians(X[:, 0]) * 6371000.0 * math.cos(lat0), np.radians(X[:, 1]) * 6371000.0]
+    if max_records and len(v) > max_records:
+        keep = np.sort(rng.choice(len(v), max_records, replace=False))
+        X, v = X[keep], v[keep]
+    lo, hi = X.min(0), X.max(0)
+    pad = 0.02 * (hi - lo)
+    lo, hi = lo - pad, hi + pad
+    rec = Records(spec, X, v, lo, hi)
+    rec.ell = ELL_FRACTION * float(np.linalg.norm(hi - lo))
+    rec.labels = v >= spec.threshold
+    return rec
+
+
+def splits(rec, seeds):
+    """(train, test) index pairs, one per seed."""
+    n = len(rec.value)
+    out = []
+    for s in range(seeds):
+        if rec.spec.split == "cv5":
+            perm = np.random.default_rng(7000 + s // 5).permutation(n)
+            test = np.sort(perm[s % 5::5])
+        else:
+            test = np.sort(np.random.default_rng(7000 + s).permutation(n)[: n // 5])
+        out.append((np.setdiff1d(np.arange(n), test), test))
+    return out
+
+
+def centred(rec, idx):
+    """The release's public response transform: clip((log v − log t)/B, ±1) (M_Y = 1)."""
+    return np.clip((np.log(rec.value[idx]) - math.log(rec.spec.threshold)) / rec.spec.scale, -1, 1)
+
+
+# ---- the simple DP baselines (what a DP-platform user writes in ten lines) ----------------------
+def noisy_grid_means(X, y, lo, hi, cells, epsilon, delta, rng):
+    """Gaussian noise on per-cell clipped sums and counts (|y| ≤ 1), cells x cells public cells.
+    Replace-one: one record moves within a cell (sum ±2) or between cells (two sums ±1, two counts
+    ±1); with s_N = s_S both cases have squared L2 sensitivity 4/s_S², RDP α·2/s_S² (gpdp's
+    accountant converts it)."""
+    s = gaussian_scale(4.0, epsilon, delta)
+    ij = np.clip(np.floor((X - lo) / (hi - lo) * cells).astype(int), 0, cells - 1)
+    c = ij[:, 0] * cells + ij[:, 1]
+    sums = np.bincount(c, y, cells * cells) + rng.normal(0, s, cells * cells)
+    counts = np.bincount(c, None, cells * cells) + rng.normal(0, s, cells * cells)
+    return sums, counts
+
+
+def cell_of(T, lo, hi, cells):
+    ij = np.clip(np.floor((T - lo) / (hi - lo) * cells).astype(int), 0, cells - 1)
+    return ij[:, 0] * cells + ij[:, 1]
+
+
+_SCALES = {}
+
+
+def gaussian_scale(sensitivity2, epsilon, delta):
+    """Smallest s with ε(δ) ≤ epsilon for the Gaussian mechanism of squared sensitivity
+    `sensitivity2` (RDP α·Δ²/(2s²)), by gpdp's accountant and calibration."""
+    import gpdp.mechanisms as gm
+
+    key = (sensitivity2, epsilon, delta)
+    if key not in _SCALES:
+        _SCALES[key] = gm.gaussian_noise_scale(sensitivity2=sensitivity2, epsilon=epsilon,
+                                               delta=delta, conversion=CONVERSION)
+    return _SCALES[key]
+
+
+def baseline_grid(rec, train, test, epsilon, delta, rng, sign):
+    X, T = rec.X[train], rec.X[test]
+    y = centred(rec, train)
+    if sign:  # sign of the centred response, cells of side ℓ
+        y = np.sign(y)
+        cells = max(1, int(round(float((rec.hi - rec.lo).max()) / rec.ell)))
+    else:  # about ten records per cell
+        cells = max(1, int(round(math.sqrt(len(train) / 10))))
+    sums, counts = noisy_grid_means(X, y, rec.lo, rec.hi, cells, epsilon, delta, rng)
+    c = cell_of(T, rec.lo, rec.hi, cells)
+    if sign:
+        return sums[c] >= 0
+    return sums[c] / np.where(counts[c] > 0, counts[c], np.inf) >= 0
+
+
+# ---- gpdp's mechanisms: option sets of gpdp.mechanisms.prepare (= `gpdp release` flags) ---------
+MECHANISMS = [
+    ("posterior sample (CLI default)", {"mechanism": "posterior-sample", "sigma": SIGMA_USER}),
+    ("posterior sample, σ = 0.05", {"mechanism": "posterior-sample", "sigma": 0.05}),
+    ("posterior sample, σ = 0.05, prior mean dp",
+     {"mechanism": "posterior-sample", "sigma": 0.05, "prior_mean": "dp"}),
+    ("functional", {"mechanism": "functional", "r": 10.0}),
+    ("grid mean + GP", {"mechanism": "grid-mean"}),
+]
+
+
+def gpdp_options(rec, train, epsilon, delta, options):
+    o = {"kernel": "exp", "ell": rec.ell, "r": 1.0, "sigma": SIGMA_USER, "threshold": 0.0,
+         "target_epsilon": epsilon, "delta": delta, "conversion": CONVERSION}
+    o.update(options)
+    return o
+
+
+def gpdp_input(rec):
+    lo, hi = rec.lo, rec.hi
+    return {"domain": f"{lo[0]}:{hi[0]},{lo[1]}:{hi[1]}", "transform": "log",
+            "center": math.log(rec.spec.threshold), "scale": rec.spec.scale, "M_Y": 1}
+
+
+def nonprivate(rec, train, test):
+    import gpdp
+
+    y = centred(rec, train)
+    post = gpdp.Posterior(gpdp.Kernel.exponential(rec.ell), rec.X[train], y, r=R_NONPRIVATE, sigma=1.0)
+    return np.asarray(post.mean(rec.X[test])) >= 0
+
+
+# ---- scoring ---------------------------------------------------------------------------------
+def scores(released, truth):
+    released = np.asarray(released, bool)
+    union = np.sum(released | truth)
+    iou = 1.0 if union == 0 else float(np.sum(released & truth)) / union
+    return float(np.mean(released == truth)), iou
+
+
+def run_dataset(rec, seeds, epsilons, mechanisms, progress):
+    table = {}  # (map, ε or None) -> list of (accuracy, IoU)
+
+    def add(name, eps, released, truth):
+        table.setdefault((name, eps), []).append(scores(released, truth))
+
+    import gpdp.mechanisms as gm
+
+    for s, (train, test) in enumerate(splits(rec, seeds)):
+        truth = rec.labels[test]
+        n = len(train)
+        delta = n ** -1.1
+        rng = np.random.default_rng(10_000 + s)
+        add("trivial-out", None, np.zeros(len(test), bool), truth)
+        add("trivial-in", None, np.ones(len(test), bool), truth)
+        add("non-private GP", None, nonprivate(rec, train, test), truth)
+        for eps in epsilons:
+            add("noisy grid (k=10)", eps, baseline_grid(rec, train, test, eps, delta, rng, False), truth)
+            add("noisy sign grid (cells=ℓ)", eps,
+                baseline_grid(rec, train, test, eps, delta, rng, True), truth)
+            for name, options in mechanisms:
+                prep = gm.prepare(X=rec.X[train], y=rec.value[train], points=rec.X[test],
+                                  input=gpdp_input(rec),
+                                  options=gpdp_options(rec, train, eps, delta, options))
+                if prep.epsilon > eps * (1 + 1e-9):
+                    sys.exit(f"{rec.spec.name}: {name} accounts to ε = {prep.epsilon} > {eps}")
+                out = prep.release(seed=20_000 + 101 * s)
+                add(name, eps, np.asarray(out["set"]) > 0.5, truth)
+        progress(f"{rec.spec.name}: seed {s + 1}/{seeds} done")
+    return table
+
+
+# ---- reporting -------------------------------------------------------------------------------
+def summarise(table):
+    out = {}
+    for (name, eps), vals in table.items():
+        a = np.array(vals)
+        out.setdefault(name, {})["all" if eps is None else str(eps)] = {
+            "accuracy_mean": float(a[:, 0].mean()), "accuracy_sd": float(a[:, 0].std(ddof=1)) if len(a) > 1 else 0.0,
+            "iou_mean": float(a[:, 1].mean()), "iou_sd": float(a[:, 1].std(ddof=1)) if len(a) > 1 else 0.0,
+            "seeds": len(a)}
+    return out
+
+
+def markdown(results, epsilons, metric):
+    lines = []
+    for name, res in results.items():
+        rec_line = res["meta"]
+        lines.append(f"### {rec_line['title']} — {metric}\n")
+        lines.append(f"n = {rec_line['n']} records ({rec_line['note']}), share above t = "
+                     f"{rec_line['share_above']:.3f}, ℓ = {rec_line['ell']:.4g}, "
+                     f"{rec_line['seeds']} seeds, δ = n_train^-1.1\n")
+        lines.append("| map | " + " | ".join(f"ε = {e:g}" for e in epsilons) + " |")
+        lines.append("|---|" + "---|" * len(epsilons))
+        summary = res["summary"]
+        key = "accuracy" if metric == "accuracy" else "iou"
+        for mname, cells in summary.items():
+            if "all" in cells:
+                c = cells["all"]
+                row = [f"{c[key + '_mean']:.3f} ± {c[key + '_sd']:.3f}"] * len(epsilons)
+            else:
+                row = [f"{cells[str(e)][key + '_mean']:.3f} ± {cells[str(e)][key + '_sd']:.3f}"
+                       for e in epsilons]
+            lines.append(f"| {mname} | " + " | ".join(row) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def plot(results, epsilons, out):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    for name, res in results.items():
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+        for ax, key, label in ((axes[0], "accuracy", "accuracy at held-out records"),
+                               (axes[1], "iou", "IoU with the held-out truth set")):
+            for mname, cells in res["summary"].items():
+                if "all" in cells:
+                    ax.axhline(cells["all"][key + "_mean"], ls="--" if "trivial" in mname else ":",
+                               color="grey" if "trivial" in mname else "black", lw=1, label=mname)
+                    continue
+                m = [cells[str(e)][key + "_mean"] for e in epsilons]
+                sd = [cells[str(e)][key + "_sd"] for e in epsilons]
+                style = "--" if "noisy" in mname else "-"
+                ax.errorbar(epsilons, m, yerr=sd, ls=style, marker="o", ms=3, capsize=2, label=mname)
+            ax.set_xscale("log")
+            ax.set_xlabel("ε (δ = n^-1.1)")
+            ax.set_ylabel(label)
+        axes[1].legend(fontsize=7, loc="best")
+        fig.suptitle(res["meta"]["title"])
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, f"{name}.png"), dpi=110)
+        plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="frontier-out")
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--data", default=",".join(d.name for d in DATASETS))
+    ap.add_argument("--eps", default=None)
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args()
+    seeds = 2 if args.quick else args.seeds
+    epsilons = [float(e) for e in args.eps.split(",")] if args.eps else ([1.0, 10.0] if args.quick else EPSILONS)
+    names = args.data.split(",")
+    specs = {d.name: d for d in DATASETS}
+    unknown = [n for n in names if n not in specs]
+    if unknown:
+        sys.exit(f"utility_frontier: unknown data set(s) {unknown}; known: {sorted(specs)}")
+    os.makedirs(args.out, exist_ok=True)
+    progress = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+    results = {}
+    t0 = time.time()
+    for name in names:
+        spec = specs[name]
+        rec = load(spec, max_records=600 if args.quick else None, rng=np.random.default_rng(5))
+        table = run_dataset(rec, seeds, epsilons, MECHANISMS, progress)
+        results[name] = {"meta": {"title": spec.title, "n": len(rec.value), "note": spec.note or "20 % held out",
+                                  "share_above": float(rec.labels.mean()), "ell": rec.ell, "seeds": seeds},
+                         "summary": summarise(table)}
+    seconds = time.time() - t0
+    with open(os.path.join(args.out, "frontier.json"), "w") as f:
+        json.dump({"epsilons": epsilons, "conversion": CONVERSION, "seconds": seconds, "results": results}, f, indent=1)
+    text = (f"# Utility frontier ({'quick' if args.quick else 'full'} run, {seconds:.0f} s)\n\n"
+            + markdown(results, epsilons, "accuracy") + "\n" + markdown(results, epsilons, "IoU"))
+    with open(os.path.join(args.out, "frontier.md"), "w") as f:
+        f.write(text)
+    plot(results, epsilons, args.out)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
