@@ -14,7 +14,7 @@ CLANG_FORMAT ?= clang-format-14
 SAN_BUILD  ?= build-asan
 CXX_FILES   = $$(git ls-files '*.cpp' '*.hpp')
 
-.PHONY: all setup configure build build-cli test test-slow test-sanitize python python-test demo bench fuzz clean format format-check
+.PHONY: all setup configure build build-cli test test-slow test-sanitize python python-test demo bench bench-utility fuzz clean format format-check
 
 all: build
 
@@ -83,6 +83,11 @@ demo: build-cli
 
 bench: build
 	@scripts/bench $(BUILD)
+
+# The utility frontier (docs/utility.md): every mechanism against the trivial maps and two simple DP
+# baselines on six real data sets, scored at held-out records. Full run; `--quick` is in the tests.
+bench-utility: python
+	$(VENV)/bin/python bench/utility_frontier.py --out bench-out/utility $(UTILITY_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(DEMO_OUT) build-python

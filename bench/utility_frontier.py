@@ -78,6 +78,9 @@ DATASETS = [
              ("longitude", "latitude"), "price", 250000.0, 1.0, lonlat=True),
     DataSpec("athens", "Athens 2017 apartments, price > €1,500/m²", "athens_properties.csv",
              ("x_greek_grid", "y_greek_grid"), "prpsqm", 1500.0, 1.0),
+    DataSpec("de_pm10", "German rural PM10 stations 2005, annual mean > 20 µg/m³ (WHO 2005 guideline)",
+             "de_pm10_rural_2005_stations.csv", ("x_utm32", "y_utm32"), "annual_mean_PM10", 20.0, 0.5,
+             split="cv5", note="5-fold CV over the 69 stations, repeated"),
 ]
 
 # The public hyperparameters, one rule for every data set: the domain is the records' bounding box
@@ -176,14 +179,25 @@ _SCALES = {}
 
 
 def gaussian_scale(sensitivity2, epsilon, delta):
-    """Smallest s with ε(δ) ≤ epsilon for the Gaussian mechanism of squared sensitivity
-    `sensitivity2` (RDP α·Δ²/(2s²)), by gpdp's accountant and calibration."""
-    import gpdp.mechanisms as gm
-
+    """Smallest s with ε(δ) ≤ epsilon for the Gaussian mechanism of squared L2 sensitivity
+    `sensitivity2`: RDP α·Δ²/(2s²) for every α > 1 (Mironov 2017, Prop. 7), converted by the
+    CKS rule ε = ε_α + log((α−1)/α) − (log δ + log α)/(α−1) minimised over α; bisection on s."""
     key = (sensitivity2, epsilon, delta)
     if key not in _SCALES:
-        _SCALES[key] = gm.gaussian_noise_scale(sensitivity2=sensitivity2, epsilon=epsilon,
-                                               delta=delta, conversion=CONVERSION)
+        alphas = 1 + np.logspace(-4, 4, 4000)
+
+        def eps_of(s):
+            v = alphas * sensitivity2 / (2 * s * s) + np.log((alphas - 1) / alphas) \
+                - (math.log(delta) + np.log(alphas)) / (alphas - 1)
+            return float(v.min())
+
+        lo, hi = 1e-6, 1.0
+        while eps_of(hi) > epsilon:
+            hi *= 2
+        for _ in range(60):
+            mid = math.sqrt(lo * hi)
+            lo, hi = (lo, mid) if eps_of(mid) <= epsilon else (mid, hi)
+        _SCALES[key] = hi
     return _SCALES[key]
 
 
@@ -205,24 +219,32 @@ def baseline_grid(rec, train, test, epsilon, delta, rng, sign):
 # ---- gpdp's mechanisms: option sets of gpdp.mechanisms.prepare (= `gpdp release` flags) ---------
 MECHANISMS = [
     ("posterior sample (CLI default)", {"mechanism": "posterior-sample", "sigma": SIGMA_USER}),
+    ("posterior sample (CLI default), prior mean dp",
+     {"mechanism": "posterior-sample", "sigma": SIGMA_USER, "prior_mean": "dp"}),
     ("posterior sample, σ = 0.05", {"mechanism": "posterior-sample", "sigma": 0.05}),
-    ("posterior sample, σ = 0.05, prior mean dp",
-     {"mechanism": "posterior-sample", "sigma": 0.05, "prior_mean": "dp"}),
-    ("functional", {"mechanism": "functional", "r": 10.0}),
+    ("posterior sample, σ = 0.05, sign",
+     {"mechanism": "posterior-sample", "sigma": 0.05, "input": {"sign": True}}),
+    ("3-path vote, σ = 0.05, sign",
+     {"mechanism": "posterior-sample", "sigma": 0.05, "draws": 3, "vote_cutoff": 0.5,
+      "input": {"sign": True}}),
+    ("functional, r = 10", {"mechanism": "functional", "r": 10.0, "solve": "noise"}),
     ("grid mean + GP", {"mechanism": "grid-mean"}),
+    ("grid mean + GP, sign", {"mechanism": "grid-mean", "input": {"sign": True}}),
 ]
 
 
 def gpdp_options(rec, train, epsilon, delta, options):
-    o = {"kernel": "exp", "ell": rec.ell, "r": 1.0, "sigma": SIGMA_USER, "threshold": 0.0,
+    options = {k: v for k, v in options.items() if k != "input"}
+    o = {"kernel": "exp", "ell": rec.ell, "r": 1.0, "sigma": SIGMA_USER,
+         "threshold": math.log(rec.spec.threshold),
          "target_epsilon": epsilon, "delta": delta, "conversion": CONVERSION}
     o.update(options)
     return o
 
 
-def gpdp_input(rec):
+def gpdp_input(rec, options):
     lo, hi = rec.lo, rec.hi
-    return {"domain": f"{lo[0]}:{hi[0]},{lo[1]}:{hi[1]}", "transform": "log",
+    return options.get("input", {}) | {"domain": f"{lo[0]}:{hi[0]},{lo[1]}:{hi[1]}", "transform": "log",
             "center": math.log(rec.spec.threshold), "scale": rec.spec.scale, "M_Y": 1}
 
 
@@ -264,7 +286,7 @@ def run_dataset(rec, seeds, epsilons, mechanisms, progress):
                 baseline_grid(rec, train, test, eps, delta, rng, True), truth)
             for name, options in mechanisms:
                 prep = gm.prepare(X=rec.X[train], y=rec.value[train], points=rec.X[test],
-                                  input=gpdp_input(rec),
+                                  input=gpdp_input(rec, options),
                                   options=gpdp_options(rec, train, eps, delta, options))
                 if prep.epsilon > eps * (1 + 1e-9):
                     sys.exit(f"{rec.spec.name}: {name} accounts to ε = {prep.epsilon} > {eps}")

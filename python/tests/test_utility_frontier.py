@@ -1,0 +1,68 @@
+"""bench/utility_frontier.py --quick (CI's run of the utility frontier, docs/utility.md): every map of
+the full run is measured on every data set, the scores are the held-out records' (the two trivial
+maps' accuracies add up to one; the non-private map beats the better trivial map on the data sets
+with signal), every gpdp mechanism accounted to at most the ε it is compared at (the script exits
+otherwise), and the table and plots are written."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "bench" / "utility_frontier.py"
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("frontier")
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--quiet", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return out, json.loads((out / "frontier.json").read_text())
+
+
+def test_every_map_on_every_data_set(quick):
+    out, report = quick
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import utility_frontier as uf
+    finally:
+        sys.path.pop(0)
+    assert report["epsilons"] == [1.0, 10.0]
+    assert set(report["results"]) == {d.name for d in uf.DATASETS}
+    expected = {name for name, _ in uf.MECHANISMS} | {
+        "trivial-out", "trivial-in", "non-private GP", "noisy grid (k=10)", "noisy sign grid (cells=ℓ)"}
+    for name, res in report["results"].items():
+        summary = res["summary"]
+        assert set(summary) == expected, name
+        for mname, cells in summary.items():
+            keys = {"all"} if mname in ("trivial-out", "trivial-in", "non-private GP") else {"1.0", "10.0"}
+            assert set(cells) == keys, (name, mname)
+            for c in cells.values():
+                assert c["seeds"] == 2
+                assert 0.0 <= c["accuracy_mean"] <= 1.0 and 0.0 <= c["iou_mean"] <= 1.0
+        assert (out / f"{name}.png").stat().st_size > 10_000
+    assert "| grid mean + GP |" in (out / "frontier.md").read_text()
+
+
+def test_scores_are_the_held_out_records(quick):
+    _, report = quick
+    for name, res in report["results"].items():
+        s = res["summary"]
+        out_acc = s["trivial-out"]["all"]["accuracy_mean"]
+        in_acc = s["trivial-in"]["all"]["accuracy_mean"]
+        # The trivial maps are complementary on the same held-out records.
+        assert out_acc + in_acc == pytest.approx(1.0, abs=1e-12), name
+        # "Nowhere exceeds" scores the held-out share below t: close to the data set's share
+        # (the held-out records are a random fifth, or a CV fold).
+        assert out_acc == pytest.approx(1.0 - res["meta"]["share_above"], abs=0.08), name
+    # Where the data carry spatial signal, the non-private GP map must beat both trivial maps
+    # (a misaligned split, mislabelled truth or wrong threshold would put it at the trivial level).
+    for name in ("lucas98", "boston", "sacramento"):
+        s = report["results"][name]["summary"]
+        best_trivial = max(s["trivial-out"]["all"]["accuracy_mean"],
+                           s["trivial-in"]["all"]["accuracy_mean"])
+        assert s["non-private GP"]["all"]["accuracy_mean"] > best_trivial + 0.05, name
