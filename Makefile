@@ -63,7 +63,9 @@ SAN_TESTS  ?= test_foundation test_io_data test_io_mask test_posterior test_samp
   test_sampler_markov test_circulant test_privacy_accountant test_privacy_bounds \
   test_privacy_calibrate test_release_input test_release_postprocess test_cli_release \
   test_readme_example
-SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 UBSAN_OPTIONS=print_stacktrace=1 \
+# allocator_may_return_null: an impossible allocation throws std::bad_alloc as in a normal build (the
+# CLI turns it into a resource error, tested), instead of ASan aborting the process.
+SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0
 
 test-sanitize: setup
