@@ -44,6 +44,31 @@ TEST(ReleaseDrawTask, WorkerDrawEqualsTheInProcessDraw) {
   }
 }
 
+// The grid mean's cells map (--grid-map cells) travels with the spec: the coordinator rebuilds
+// the worker's map from the returned table with it, equal to the in-process draw and different
+// from the GP map of the same table.
+TEST(ReleaseDrawTask, GridMeanCellsMapSurvivesTheWorker) {
+  DrawSpec spec = small_spec(privacy::MechanismKind::GridMean);
+  spec.mechanism.noise_scale = 0.5;
+  spec.mechanism.M_Y = 1.0;
+  spec.mechanism.cells = {4};
+  spec.mechanism.domain = Box::parse("0:1");
+  spec.draws = 1;
+  spec.grid_map = GridMap::Cells;
+  const nlohmann::json sent = to_json(spec);
+  EXPECT_EQ(draw_spec_from_json(sent).grid_map, GridMap::Cells);
+  const SnappedDraws remote =
+      snapped_draws_from_json(draw_task(sent), spec, lattice_of(spec.mechanism), "test");
+  const SnappedDraws local = draw_snapped(spec, false);
+  EXPECT_EQ(remote.values, local.values);
+  EXPECT_EQ(remote.probability.size(), 0);
+  ASSERT_TRUE(local.table.has_value());
+  EXPECT_EQ(local.values.col(0),
+            cell_means_map(*local.table, spec.points, spec.mechanism.n, spec.mechanism.M_Y));
+  spec.grid_map = GridMap::Gp;
+  EXPECT_NE(draw_snapped(spec, false).values, local.values);
+}
+
 TEST(ReleaseDrawTask, RefusesAnswersOffTheLatticeOrFromAnotherGenerator) {
   const DrawSpec spec = small_spec(privacy::MechanismKind::PosteriorSample);
   const Granularity lattice = lattice_of(spec.mechanism);

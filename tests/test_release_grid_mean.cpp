@@ -1,8 +1,9 @@
 // The grid mean (release/grid_mean.hpp, docs/privacy.md "The grid mean"): its RDP curve against the
 // closed form and against the exact Rényi divergence of concrete neighbouring datasets (never
 // above, attained by the worst same-cell and cross-cell pairs); calibration; the event's JSON;
-// a release's certificate, ledger record and cells.csv; and the lazy path's joint law against the
-// post-processing posterior rebuilt here, independently, from cells.csv.
+// a release's certificate, ledger record and cells.csv; the lazy path's joint law against the
+// post-processing posterior rebuilt here, independently, from cells.csv; and the cells map
+// (--grid-map cells): the threshold of the noisy cell means, at the GP map's spend.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/lazy_answers.hpp"
+#include "gpdp/release/ledger.hpp"
 #include "gpdp/release/release.hpp"
 #include "support/gof.hpp"
 #include "support/paths.hpp"
@@ -304,6 +306,86 @@ TEST(ReleaseGridMean, LazyPathHasThePostProcessingPosteriorsJointLaw) {
   unconditioned.block(0, 2, 2, 2).setZero();
   unconditioned.block(2, 0, 2, 2).setZero();
   EXPECT_LT(test::check_gaussian(values, ref.mean, unconditioned).chi2_p, 1e-6);
+}
+
+// --grid-map cells: the same seeded release as the GP map (the same noisy table, bit for bit),
+// whose map at each point is its own cell's noisy mean clamp(S̃/Ñ, ±1) (Ñ < 1: clamp(ΣS̃/n, ±1)),
+// recomputed here from cells.csv's bounds; the released set is {map ≥ t}; no probability column;
+// and the certificate's and the ledger's spend are the GP map's exactly (post-processing).
+TEST(ReleaseGridMean, CellsMapIsTheThresholdedNoisyCellMeansAtTheSameSpend) {
+  std::vector<nlohmann::json> certs, records;
+  std::vector<std::string> outs;
+  std::string pts = "x1,x2\n";
+  for (int i = 0; i < 15; ++i)
+    for (int j = 0; j < 15; ++j) pts += fmt::format("{},{}\n", (i + 0.5) / 15, (j + 0.3) / 15);
+  test::TempDir dir;
+  for (const GridMap map : {GridMap::Gp, GridMap::Cells}) {
+    const std::string name = to_string(map);
+    ReleaseRequest q = grid_mean_request(dir);
+    test::write_text(dir.file("pts.csv"), pts);
+    q.grid_map = map;
+    q.out_dir = dir.file("out-" + name);
+    q.ledger_path = dir.file("l-" + name + ".sqlite");
+    q.insecure_seed = 11;
+    certs.push_back(run_release(q).certificate);
+    outs.push_back(q.out_dir);
+    const auto summary = Ledger::open_existing(q.ledger_path).dataset("grid");
+    ASSERT_TRUE(summary.has_value());
+    ASSERT_EQ(summary->releases.size(), 1u);
+    records.push_back(summary->releases[0].record);
+  }
+  EXPECT_EQ(certs[0]["grid_mean"]["map"], "gp");
+  EXPECT_EQ(certs[1]["grid_mean"]["map"], "cells");
+  for (const char* key : {"guarantee", "parts", "privacy_record", "mechanism"})
+    EXPECT_EQ(certs[0][key], certs[1][key]) << key;
+  EXPECT_EQ(records[0], records[1]);
+  const auto gp_cells = io::read_csv(outs[0] + "/cells.csv");
+  const auto t = io::read_csv(outs[1] + "/cells.csv");
+  const Eigen::VectorXd S = t.numeric({"noisy_sum"}).col(0), N = t.numeric({"noisy_count"}).col(0);
+  EXPECT_EQ(S, gp_cells.numeric({"noisy_sum"}).col(0));
+  EXPECT_EQ(N, gp_cells.numeric({"noisy_count"}).col(0));
+  const Eigen::MatrixXd lo = t.numeric({"x1_lo", "x2_lo"}), hi = t.numeric({"x1_hi", "x2_hi"});
+  const double mu0 = std::clamp(S.sum() / 400.0, -1.0, 1.0);
+  const auto draws = io::read_csv(outs[1] + "/draws.csv");
+  EXPECT_THROW(draws.numeric({"probability"}), Error);
+  const Eigen::MatrixXd x = draws.numeric({"x1", "x2"});
+  const Eigen::VectorXd map = draws.numeric({"draw_1"}).col(0);
+  const Eigen::VectorXd in_set = draws.numeric({"in_set"}).col(0);
+  ASSERT_EQ(map.size(), 225);
+  int empty = 0, in = 0;
+  for (Eigen::Index i = 0; i < map.size(); ++i) {
+    Eigen::Index c = -1;  // the cell holding x_i (no point lies on a cell edge here)
+    for (Eigen::Index k = 0; k < lo.rows(); ++k)
+      if ((x.row(i).array() >= lo.row(k).array()).all() &&
+          (x.row(i).array() < hi.row(k).array()).all())
+        c = k;
+    ASSERT_GE(c, 0);
+    const double expected = N(c) >= 1.0 ? std::clamp(S(c) / N(c), -1.0, 1.0) : mu0;
+    empty += N(c) < 1.0;
+    EXPECT_DOUBLE_EQ(map(i), expected) << i;
+    EXPECT_EQ(in_set(i), expected >= 0.1 ? 1.0 : 0.0) << i;
+    in += in_set(i) > 0;
+  }
+  // The check covers both branches and both sides of t.
+  EXPECT_GT(empty, 0);
+  EXPECT_GT(in, 0);
+  EXPECT_LT(in, 225);
+}
+
+TEST(ReleaseGridMean, GridMapIsTheGridMeansAndTheCellsMapKeepsNoPath) {
+  test::TempDir dir;
+  ReleaseRequest q = grid_mean_request(dir);
+  q.grid_map = GridMap::Cells;
+  q.keep_path = KeepPath{dir.file("p.gpdp"), {}};
+  EXPECT_THROW(check_public_parameters(q), ParameterError);
+  ReleaseRequest p = grid_mean_request(dir);
+  p.mechanism.kind = privacy::MechanismKind::PosteriorSample;
+  p.calibration.reset();
+  p.grid_map = GridMap::Gp;
+  EXPECT_THROW(check_public_parameters(p), ParameterError);
+  EXPECT_EQ(parse_grid_map("cells"), GridMap::Cells);
+  EXPECT_EQ(parse_grid_map("gp"), GridMap::Gp);
+  EXPECT_THROW(parse_grid_map("raw"), InputError);
 }
 
 }  // namespace

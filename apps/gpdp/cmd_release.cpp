@@ -36,6 +36,7 @@ struct ReleaseFlags {
   double vote_cutoff = 0.5;
   double smooth = 0.0;
   std::string cells;
+  std::string grid_map;
   std::string prior_mean;
   std::string sampler = "auto";
   std::string out;
@@ -71,6 +72,7 @@ void add_flags(CLI::App* sub, ReleaseFlags& f, const std::vector<options::Option
   add_spec_option(sub, specs, "--vote-cutoff", f.vote_cutoff);
   add_spec_option(sub, specs, "--smooth", f.smooth);
   add_spec_option(sub, specs, "--cells", f.cells);
+  add_spec_option(sub, specs, "--grid-map", f.grid_map);
   add_spec_option(sub, specs, "--prior-mean", f.prior_mean);
   add_spec_option(sub, specs, "--mask", f.mask);
   add_spec_option(sub, specs, "--sampler", f.sampler);
@@ -145,6 +147,7 @@ release::ReleaseRequest to_request(ReleaseFlags& f, const CLI::App* sub) {
   q.vote_cutoff = f.vote_cutoff;
   q.smooth = f.smooth;
   if (!f.cells.empty()) q.cells = release::parse_cells(f.cells);
+  if (!f.grid_map.empty()) q.grid_map = release::parse_grid_map(f.grid_map);
   if (!f.prior_mean.empty()) q.prior_mean = release::parse_prior_mean(f.prior_mean);
   q.evaluation = to_evaluation_spec(f.points, f.mask);
   q.sampler = parse_sampler_method(f.sampler);

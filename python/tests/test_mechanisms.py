@@ -42,6 +42,11 @@ INPUT = {"domain": "0:1,0:1", "M_Y": 1, "transform": "log", "center": 1.0, "scal
       "delta": 1e-3, "threshold": 1.2, "cells": "4,3"},
      ["--mechanism", "grid-mean", "--kernel", "exp", "--ell", 0.3, "--sigma", 0.5,
       "--target-epsilon", 3, "--delta", 1e-3, "--threshold", 1.2, "--cells", "4,3"]),
+    ({"mechanism": "grid-mean", "kernel": "exp", "ell": 0.3, "sigma": 0.5, "target_epsilon": 3,
+      "delta": 1e-3, "threshold": 1.2, "cells": "4,3", "grid_map": "cells"},
+     ["--mechanism", "grid-mean", "--kernel", "exp", "--ell", 0.3, "--sigma", 0.5,
+      "--target-epsilon", 3, "--delta", 1e-3, "--threshold", 1.2, "--cells", "4,3",
+      "--grid-map", "cells"]),
     ({"kernel": "exp", "ell": 0.3, "sigma": 0.05, "target_epsilon": 5, "delta": 1e-3,
       "threshold": 1.2, "prior_mean": "dp:0.2", "draws": 3, "vote_cutoff": 0.5},
      ["--kernel", "exp", "--ell", 0.3, "--sigma", 0.05, "--target-epsilon", 5, "--delta", 1e-3,
@@ -71,7 +76,10 @@ def test_seam_equals_cli_release(cli, tmp_path, records, options, flags):
     assert r["fields"].shape == (len(pts), L)
     np.testing.assert_array_equal(r["fields"], published)
     np.testing.assert_array_equal(r["set"], in_set)
-    if options.get("mechanism") == "grid-mean":
+    if options.get("grid_map") == "cells":
+        assert cert["grid_mean"]["map"] == "cells"
+        assert r["probability"] is None and "probability" not in header
+    elif options.get("mechanism") == "grid-mean":
         np.testing.assert_array_equal(r["probability"], table[:, header.index("probability")])
     else:
         assert r["probability"] is None
@@ -92,6 +100,13 @@ def test_prepare_refuses_bad_options(records):
         gpdp.mechanisms.prepare(X=X, y=raw, points=pts + 1.5, input=INPUT, options=base)
     with pytest.raises(gpdp.InputError):
         gpdp.mechanisms.prepare(X=X, y=raw, input=INPUT, options=base)  # no points
+    with pytest.raises(gpdp.InputError, match="grid_map belongs to the grid mean"):
+        gpdp.mechanisms.prepare(X=X, y=raw, points=pts, input=INPUT,
+                                options={**base, "r": 2, "sigma": 0.5, "grid_map": "cells"})
+    with pytest.raises(gpdp.InputError, match="gp or cells"):
+        gpdp.mechanisms.prepare(X=X, y=raw, points=pts, input=INPUT,
+                                options={**base, "mechanism": "grid-mean", "target_epsilon": 1,
+                                         "grid_map": "raw"})
 
 
 def test_prepare_on_a_grid_with_smoothing(records):

@@ -175,6 +175,16 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
         {"lazy_path",
          "gpdp query / gpdp serve answer a sample path of the post-processing GP posterior (exact "
          "joint law, drawn from the published table alone)"}};
+    if (q.grid_map == GridMap::Cells) {
+      cert["grid_mean"]["map"] = "cells";
+      cert["grid_mean"]["map_rule"] =
+          "each point's own noisy cell mean clamp(S̃/Ñ, ±M_Y) (cells with Ñ < min_count: the prior "
+          "mean); no probability map, no lazy path";
+    } else {
+      cert["grid_mean"]["map"] = "gp";
+      cert["grid_mean"]["map_rule"] =
+          "the mean of the post-processing GP fitted to the noisy cell means of the kept cells";
+    }
     cert["covered_by_guarantee"] =
         "every file listed in 'outputs': all are functions of the released, snapped cell table "
         "(cells.csv) only";

@@ -26,6 +26,7 @@ DrawSpec draw_spec(const ReleaseRequest& q, const ValidatedRelease& v, const Rel
   }
   s.draws = q.draws;
   s.level = v.level;
+  s.grid_map = q.grid_map.value_or(GridMap::Gp);
   if (q.prior_mean) {
     s.unclipped = unclipped_responses(v.prepared, q.input);
     if (q.prior_mean->private_estimate) {

@@ -98,6 +98,7 @@ json to_json(const DrawSpec& s) {
          {"cells", s.cells},
          {"draws", s.draws},
          {"level", s.level},
+         {"grid_map", to_string(s.grid_map)},
          {"prior_mean", s.prior_mean ? json(*s.prior_mean) : json(nullptr)},
          {"prior_mean_noise", s.prior_mean_noise},
          {"unclipped", s.unclipped.size() ? columns_json(s.unclipped) : json(nullptr)},
@@ -117,6 +118,7 @@ DrawSpec draw_spec_from_json(const json& j) {
   s.cells = j.at("cells").get<std::vector<Eigen::Index>>();
   s.draws = j.at("draws").get<int>();
   s.level = j.at("level").get<double>();
+  s.grid_map = parse_grid_map(j.at("grid_map").get<std::string>());
   if (!j.at("prior_mean").is_null()) s.prior_mean = j.at("prior_mean").get<double>();
   s.prior_mean_noise = j.at("prior_mean_noise").get<double>();
   if (!j.at("unclipped").is_null())

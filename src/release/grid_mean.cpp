@@ -170,9 +170,35 @@ CellTable noisy_table(const CellLayout& layout, const CellAggregates& exact, lon
   return t;
 }
 
+GridMap parse_grid_map(const std::string& text) {
+  if (text == "gp") return GridMap::Gp;
+  if (text == "cells") return GridMap::Cells;
+  throw InputError(fmt::format("grid map must be gp or cells, got '{}'", text));
+}
+
+std::string to_string(GridMap map) { return map == GridMap::Cells ? "cells" : "gp"; }
+
+double table_prior_mean(const CellTable& t, long n, double M_Y) {
+  return std::clamp(t.sums.sum() / static_cast<double>(n), -M_Y, M_Y);
+}
+
+double cell_mean(const CellTable& t, Eigen::Index k, double M_Y) {
+  return std::clamp(t.sums(k) / std::max(t.counts(k), kGridMeanMinCount), -M_Y, M_Y);
+}
+
+Eigen::VectorXd cell_means_map(const CellTable& t, const Points& points, long n, double M_Y) {
+  const double mu0 = table_prior_mean(t, n, M_Y);
+  Eigen::VectorXd map(points.rows());
+  for (Eigen::Index i = 0; i < points.rows(); ++i) {
+    const Eigen::Index k = t.layout.cell_of(points.row(i).transpose());
+    map(i) = t.counts(k) >= kGridMeanMinCount ? cell_mean(t, k, M_Y) : mu0;
+  }
+  return map;
+}
+
 CellPosterior cell_posterior(const CellTable& t, const Kernel& kernel, double r, double sigma,
                              long n, double M_Y, double sum_noise, double count_noise) {
-  const double mu0 = std::clamp(t.sums.sum() / static_cast<double>(n), -M_Y, M_Y);
+  const double mu0 = table_prior_mean(t, n, M_Y);
   const double n_min = kGridMeanMinCount;
   std::vector<Eigen::Index> kept;
   for (Eigen::Index k = 0; k < t.counts.size(); ++k)
@@ -189,7 +215,7 @@ CellPosterior cell_posterior(const CellTable& t, const Kernel& kernel, double r,
   for (Eigen::Index j = 0; j < m; ++j) {
     const Eigen::Index k = kept[static_cast<std::size_t>(j)];
     const double count = std::max(t.counts(k), n_min);
-    const double mean = std::clamp(t.sums(k) / count, -M_Y, M_Y);
+    const double mean = cell_mean(t, k, M_Y);
     centres.row(j) = all.row(k);
     means(j) = mean;
     variances(j) =

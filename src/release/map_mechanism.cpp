@@ -87,8 +87,19 @@ struct MapMechanism::Impl {
 };
 
 SnappedDraws grid_mean_draws(const DrawSpec& spec, CellTable table, std::string rng) {
-  const CellPosterior p = cell_posterior(table, spec.mechanism);
   SnappedDraws d;
+  d.rng = std::move(rng);
+  if (spec.grid_map == GridMap::Cells) {
+    d.values = cell_means_map(table, spec.points, spec.mechanism.n, spec.mechanism.M_Y);
+    d.sampler = fmt::format(
+        "grid mean: Gaussian noise on {} cell sums and counts; the map is each point's noisy "
+        "cell mean clamp(S̃/Ñ, ±M_Y) (cells map; cells with Ñ < {} take clamp(ΣS̃/n, ±M_Y)) (no "
+        "sampling)",
+        table.layout.size(), kGridMeanMinCount);
+    d.table = std::move(table);
+    return d;
+  }
+  const CellPosterior p = cell_posterior(table, spec.mechanism);
   d.values = (p.posterior.mean(spec.points).array() + p.prior_mean).matrix();
   d.probability = p.posterior.excursion_probability(spec.points, spec.level - p.prior_mean);
   d.sampler = fmt::format(
@@ -96,7 +107,6 @@ SnappedDraws grid_mean_draws(const DrawSpec& spec, CellTable table, std::string 
       "post-processing GP on {} kept cell(s) (no sampling)",
       table.layout.size(), p.kept.size());
   d.table = std::move(table);
-  d.rng = std::move(rng);
   return d;
 }
 

@@ -31,6 +31,11 @@ std::vector<options::OptionSpec> release_own_options() {
       option("--cells", OptionType::Text, nullptr,
              "--mechanism grid-mean: public cells per axis, nx[,ny] (default: the UG rule of "
              "Qardaji, Yang & Li 2013, n·ε/10 cells in all, at most 2500)"),
+      option("--grid-map", OptionType::Text, nullptr,
+             "--mechanism grid-mean: the released map, post-processing of the same noisy cell "
+             "table at no privacy cost: gp (default; the mean of a GP fitted to the noisy cell "
+             "means, with a probability map) or cells (each point's own noisy cell mean S̃/Ñ, "
+             "the classical noisy grid; no probability map, no --keep-path)"),
       option("--smooth", OptionType::Real, 0.0,
              "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
              "released paths before thresholding (post-processing)"),

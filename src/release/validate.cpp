@@ -32,6 +32,10 @@ void check_public_parameters(const ReleaseRequest& q) {
     require_parameter(q.mechanism.eta == 0, "eta", "eta belongs to the posterior-sample mechanism");
   }
   require_parameter(q.cells.empty() || grid_mean, "cells", "cells belong to the grid mean");
+  require_parameter(!q.grid_map || grid_mean, "grid_map", "grid_map belongs to the grid mean");
+  require_parameter(q.grid_map != GridMap::Cells || !q.keep_path, "keep_path",
+                    "keep_path: the grid mean's cells map has no sample path to keep (the lazy "
+                    "path is the GP map's: grid_map gp)");
   if (q.prior_mean) {
     require_parameter(!grid_mean, "prior_mean",
                       "prior_mean: the grid mean has its own (the released sums over n)");

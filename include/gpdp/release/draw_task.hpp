@@ -35,7 +35,8 @@ struct DrawSpec {
   std::optional<Grid> grid;
   std::vector<Eigen::Index> cells;
   int draws = 1;
-  double level = 0.0;  // the threshold in model units (the grid mean's probability map)
+  double level = 0.0;              // the threshold in model units (the grid mean's probability map)
+  GridMap grid_map = GridMap::Gp;  // the grid mean's released map (post-processing of its table)
   // The GP prior's mean m₀ (model units, request.hpp PriorMeanSpec): a public value, or, with
   // prior_mean_noise > 0, drawn first as clamp(mean(y) + s·z, ±M_Y). The GP mechanism then runs on
   // the responses re-clipped about it from `unclipped` (after the transform, before clipping), and
@@ -59,7 +60,7 @@ struct SnappedDraws {
   // m x L, on the lattice; the grid mean: its post-processing mean (m x 1), computed from `table`
   Eigen::MatrixXd values;
   std::optional<CellTable> table;  // the grid mean's released table (snapped): the DP output
-  Eigen::VectorXd probability;     // the grid mean's P(f ≥ t) map; empty for the other mechanisms
+  Eigen::VectorXd probability;     // the grid mean's (GP map) P(f ≥ t) map; empty for the others
   std::optional<double> prior_mean;  // the prior mean the values are offset by (drawn or public)
   std::string sampler;               // the exact method that drew the first path
   std::string rng;                   // which generator drew them

@@ -1,10 +1,11 @@
 #pragma once
 // The grid mean (docs/privacy.md "The grid mean"): public cells over the declared domain, the
 // Gaussian mechanism on each cell's clipped sum and count (the only private step: privacy/rdp.hpp
-// grid_mean_rdp), and free post-processing of the released table: the GP fitted to the noisy
-// cell means at the cell centres with their known noise variances (heteroscedastic), whose mean
-// is the released map, whose excursion probability is its probability map, and whose sample paths
-// answer lazy queries.
+// grid_mean_rdp), and free post-processing of the released table: by default (GridMap::Gp) the GP
+// fitted to the noisy cell means at the cell centres with their known noise variances
+// (heteroscedastic), whose mean is the released map, whose excursion probability is its
+// probability map, and whose sample paths answer lazy queries; or (GridMap::Cells) the classical
+// map, each point's own noisy cell mean.
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -71,6 +72,19 @@ CellTable noisy_table(const CellLayout& layout, const CellAggregates& exact, lon
 // InputError naming `source` unless every sum and count lies on its lattice.
 void check_on_lattices(const CellTable& table, const privacy::GpMechanism& m,
                        const std::string& source);
+
+// The released map, a choice of post-processing (free, public): the post-processing GP's mean, or
+// each point's own noisy cell mean (the classical noisy-grid map).
+enum class GridMap { Gp, Cells };
+GridMap parse_grid_map(const std::string& text);  // "gp" or "cells" (InputError otherwise)
+std::string to_string(GridMap map);
+
+// The table's prior mean μ₀ = clamp(Σ S̃/n, ±M_Y), and cell k's mean m̂ = clamp(S̃/max(Ñ, 1), ±M_Y).
+double table_prior_mean(const CellTable& table, long n, double M_Y);
+double cell_mean(const CellTable& table, Eigen::Index k, double M_Y);
+// The cells map at `points` (rows, the layout's coordinates): m̂ of the cell holding each point
+// where that cell's Ñ ≥ kGridMeanMinCount, else μ₀.
+Eigen::VectorXd cell_means_map(const CellTable& table, const Points& points, long n, double M_Y);
 
 // The post-processing GP (free): prior GP(μ₀, ψ² k) with ψ = M_Y, μ₀ = clamp(Σ S̃/n, ±M_Y); cells
 // with Ñ ≥ 1 observe m̂ = clamp(S̃/Ñ, ±M_Y) with variance (s_S² + m̂² s_N²)/Ñ² + σ²r²/Ñ.

@@ -22,8 +22,10 @@
 namespace gpdp::release {
 
 // The grid mean's released fields from its table (post-processing of the DP output, public
-// parameters only): the post-processing GP's mean at the spec's points (m x 1, values) and its
-// P(f ≥ t) map (probability), with the table; `rng` is recorded as given.
+// parameters only): with spec.grid_map Gp the post-processing GP's mean at the spec's points
+// (m x 1, values) and its P(f ≥ t) map (probability); with Cells each point's noisy cell mean
+// (grid_mean.hpp cell_means_map) and no probability map; with the table; `rng` is recorded as
+// given.
 SnappedDraws grid_mean_draws(const DrawSpec& spec, CellTable table, std::string rng);
 
 class MapMechanism {

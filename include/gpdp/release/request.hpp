@@ -15,6 +15,7 @@
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/filter.hpp"
 #include "gpdp/privacy/mechanism.hpp"
+#include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/input.hpp"
 #include "gpdp/release/ledger.hpp"
 #include "gpdp/release/path_store.hpp"
@@ -96,6 +97,8 @@ struct ReleaseRequest {
   double vote_cutoff = 0.5;  // released set = {vote fraction ≥ c} when L > 1
   // The grid mean's public cells per axis (empty: the UG rule, grid_mean.hpp ug_cells).
   std::vector<long> cells;
+  // The grid mean's released map (post-processing, free; none: GridMap::Gp).
+  std::optional<GridMap> grid_map;
   std::optional<PriorMeanSpec> prior_mean;  // the GP mechanisms only; none: mean 0 (at the centre)
   // Post-processing before thresholding (2-D grids): Gaussian filter of this bandwidth in
   // coordinate units (paper App. D.1); 0 = none.
