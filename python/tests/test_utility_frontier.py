@@ -66,3 +66,28 @@ def test_scores_are_the_held_out_records(quick):
         best_trivial = max(s["trivial-out"]["all"]["accuracy_mean"],
                            s["trivial-in"]["all"]["accuracy_mean"])
         assert s["non-private GP"]["all"]["accuracy_mean"] > best_trivial + 0.05, name
+
+
+def test_evidence_checks_and_report_from(quick, tmp_path):
+    """The issue's checks are computed from the table (recomputed here from the summary), and
+    --report-from redraws the same table and checks from frontier.json without measuring."""
+    out, report = quick
+    for name, res in report["results"].items():
+        s = res["summary"]
+        for e in report["epsilons"]:
+            c = report["evidence"][name][str(e)]
+            grid = max(s[m][str(e)]["accuracy_mean"]
+                       for m in ("noisy grid (k=10)", "noisy sign grid (cells=ℓ)"))
+            own = s["grid mean + GP"][str(e)]["accuracy_mean"]
+            assert c["B"] == pytest.approx(own - grid, abs=1e-12)
+            assert c["B_vs_cells_map"] == pytest.approx(
+                own - s["grid mean, cells map"][str(e)]["accuracy_mean"], abs=1e-12)
+            assert s[c["best"]][str(e)]["accuracy_mean"] - grid == pytest.approx(c["A"], abs=1e-12)
+    again = tmp_path / "again"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--report-from", str(out / "frontier.json"),
+                           "--out", str(again)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    text = (out / "frontier.md").read_text()
+    assert "## Evidence (issue #27)" in text
+    assert (again / "frontier.md").read_text() == text
+    assert (again / "meuse.png").stat().st_size > 10_000
