@@ -39,6 +39,7 @@ struct ReleaseFlags {
   std::string grid_map;
   std::string prior_mean;
   std::string sampler = "auto";
+  double snap_covariates = 0.0;
   std::string out;
   std::string image = "png";
   std::string dataset;
@@ -76,6 +77,7 @@ void add_flags(CLI::App* sub, ReleaseFlags& f, const std::vector<options::Option
   add_spec_option(sub, specs, "--prior-mean", f.prior_mean);
   add_spec_option(sub, specs, "--mask", f.mask);
   add_spec_option(sub, specs, "--sampler", f.sampler);
+  add_spec_option(sub, specs, "--snap-covariates", f.snap_covariates);
   add_spec_option(sub, specs, "--out", f.out);
   add_spec_option(sub, specs, "--image", f.image);
   add_spec_option(sub, specs, "--dataset", f.dataset);
@@ -151,6 +153,7 @@ release::ReleaseRequest to_request(ReleaseFlags& f, const CLI::App* sub) {
   if (!f.prior_mean.empty()) q.prior_mean = release::parse_prior_mean(f.prior_mean);
   q.evaluation = to_evaluation_spec(f.points, f.mask);
   q.sampler = parse_sampler_method(f.sampler);
+  if (sub->count("--snap-covariates") > 0) q.snap_covariates = f.snap_covariates;
   q.out_dir = f.out;
   q.image_format = release::parse_image_format(f.image);
   q.dataset = f.dataset;

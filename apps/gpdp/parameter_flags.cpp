@@ -41,6 +41,7 @@ const std::map<std::string, std::string>& flags() {
       {"sensitivity", "--sensitivity"},
       {"sigma", "--sigma"},
       {"smooth", "--smooth"},
+      {"snap_covariates", "--snap-covariates"},
       {"solve", "--solve"},
       {"target_epsilon", "--target-epsilon"},
       {"threshold", "--threshold"},

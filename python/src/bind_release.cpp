@@ -55,7 +55,8 @@ void bind_release(py::module_& m) {
          std::optional<std::string> grid, const std::string& points, const std::string& sampler,
          const std::string& image_format, const std::string& ledger_key,
          std::optional<std::pair<double, double>> budget, const std::vector<double>& budget_orders,
-         bool new_dataset_despite_overlap, std::optional<std::uint64_t> insecure_seed) {
+         bool new_dataset_despite_overlap, std::optional<std::uint64_t> insecure_seed,
+         std::optional<double> snap_covariates) {
         ReleaseRequest q;
         q.data_path = data;
         q.out_dir = out_dir;
@@ -83,6 +84,7 @@ void bind_release(py::module_& m) {
           q.evaluation = FilePoints{points};
         }
         q.sampler = parse_sampler_method(sampler);
+        q.snap_covariates = snap_covariates;
         q.image_format = parse_image_format(image_format);
         q.ledger_path = ledger;
         q.ledger_key_path = ledger_key;
@@ -111,11 +113,14 @@ void bind_release(py::module_& m) {
       py::arg("sampler") = "auto", py::arg("image_format") = "png", py::arg("ledger_key") = "",
       py::arg("budget") = py::none(), py::arg("budget_orders") = std::vector<double>{},
       py::arg("new_dataset_despite_overlap") = false, py::arg("insecure_seed") = py::none(),
+      py::arg("snap_covariates") = py::none(),
       "A certified release (the `gpdp release` command): validates, accounts (optionally "
       "calibrating r or eta to target_epsilon), draws with the secure RNG, records the release "
       "under the named dataset in the ledger (identity by records, Rényi filter), then writes "
       "out_dir atomically. input: the --config JSON object, e.g. "
-      "{'x': ['x1'], 'y': 'y', 'domain': '0:1', 'M_Y': 1}. Errors name these keyword arguments. "
+      "{'x': ['x1'], 'y': 'y', 'domain': '0:1', 'M_Y': 1}. snap_covariates=F snaps the covariates "
+      "to a fine lattice of the grid first (each moved ≤ F·ℓ; `gpdp release --snap-covariates`). "
+      "Errors name these keyword arguments. "
       "Returns summary, certificate, files.");
   bind_release_batch(m);
 }

@@ -118,3 +118,21 @@ def test_prepare_on_a_grid_with_smoothing(records):
     r = prep.release(1)
     assert r["fields"].shape == (120, 1)
     assert set(np.unique(r["set"])) <= {0.0, 1.0}
+
+
+def test_prepare_with_snapped_covariates(records):
+    # snap_covariates 0.05 with ℓ = 0.3 on the 1/32 grid: q = 2, the nearest node round(64 x)/64;
+    # the release is the one of the records snapped beforehand, and ε is unchanged.
+    X, raw, _, _, _ = records
+    grid = gpdp.Grid("0:1:33,0:1:33")
+    options = {"kernel": "exp", "ell": 0.3, "r": 2, "sigma": 0.5, "delta": 1e-3, "threshold": 1.2}
+    snapped = gpdp.mechanisms.prepare(X=X, y=raw, grid=grid, input=INPUT,
+                                      options={**options, "snap_covariates": 0.05})
+    beforehand = gpdp.mechanisms.prepare(X=np.round(64 * X) / 64, y=raw, grid=grid, input=INPUT,
+                                         options=options)
+    plain = gpdp.mechanisms.prepare(X=X, y=raw, grid=grid, input=INPUT, options=options)
+    assert snapped.epsilon == plain.epsilon
+    np.testing.assert_array_equal(snapped.release(3)["fields"], beforehand.release(3)["fields"])
+    with pytest.raises(gpdp.InputError, match="snap_covariates"):
+        gpdp.mechanisms.prepare(X=X, y=raw, points=X[:5], input=INPUT,
+                                options={**options, "snap_covariates": 0.05})

@@ -49,3 +49,21 @@ def test_release_round_trip(tmp_path, data_1d):
             data=str(data), out_dir=str(tmp_path / "rel3"),
             input={"x": ["x1"], "y": "y", "domain": "0:1"}, dataset="train", ledger=str(ledger),
             delta=0.0, grid="0:1:50")
+
+
+def test_release_with_snapped_covariates(tmp_path, data_1d):
+    X, y = data_1d
+    data = write_csv(tmp_path / "train.csv", ["x1", "y"], np.column_stack([X, y]))
+    args = dict(input={"x": ["x1"], "y": "y", "domain": "0:1"}, dataset="train", kernel="exp",
+                ell=0.3, r=1.0, sigma=1.0, sensitivity="b7", delta=1e-5,
+                ledger=str(tmp_path / "l.sqlite"), insecure_seed=1)
+    out = gpdp.release.run(data=str(data), out_dir=str(tmp_path / "rel"), grid="0:1:50",
+                           snap_covariates=0.05, **args)
+    snap = out["certificate"]["covariate_snapping"]
+    # 0.05·0.3 = 0.015 per axis (d = 1) holds for half the grid step 1/49: q = 1.
+    assert snap["refinement"] == [1]
+    assert snap["measured"]["max_displacement"] <= 0.5 / 49 + 1e-15
+    assert out["certificate"]["sampler"].startswith("covariates snapped to lattice nodes")
+    with pytest.raises(gpdp.InputError, match="snap_covariates needs a grid"):
+        gpdp.release.run(data=str(data), out_dir=str(tmp_path / "rel2"), points=str(data),
+                         snap_covariates=0.05, **args)

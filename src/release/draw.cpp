@@ -15,7 +15,7 @@ ExcursionRule excursion_rule(const ReleaseRequest& q, const ValidatedRelease& v)
 
 DrawSpec draw_spec(const ReleaseRequest& q, const ValidatedRelease& v, const ReleaseAccounting& a) {
   DrawSpec s;
-  s.X = v.prepared.data.X;
+  s.X = v.model_covariates();  // snapped with snap_covariates
   s.y = v.prepared.data.y;
   s.mechanism = a.mechanism;
   s.points = v.model_points;
@@ -47,6 +47,7 @@ ReleasedPaths released_paths(const ReleaseRequest& q, const ValidatedRelease& v,
   out.values = std::move(draws.values);
   out.lattice = lattice_of(a.mechanism);
   out.sampler = std::move(draws.sampler);
+  if (v.covariate_snap) out.sampler = describe(v.covariate_snap->plan) + "; " + out.sampler;
   out.rng = std::move(draws.rng);
   out.probability = std::move(draws.probability);
   out.table = std::move(draws.table);

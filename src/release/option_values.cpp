@@ -117,10 +117,11 @@ privacy::GpMechanism read_mechanism(const Options& o, bool solve_noise) {
 
 const std::set<std::string>& public_parameter_keys() {
   static const std::set<std::string> keys = {
-      "kernel",      "ell",    "r",          "sigma",          "eta",        "sensitivity",
-      "kappa",       "Vn",     "Delta-n",    "rkhs-norm",      "mechanism",  "noise-scale",
-      "draws",       "delta",  "conversion", "target-epsilon", "solve",      "threshold",
-      "vote-cutoff", "smooth", "sampler",    "cells",          "prior-mean", "grid-map"};
+      "kernel",         "ell",         "r",          "sigma",       "eta",
+      "sensitivity",    "kappa",       "Vn",         "Delta-n",     "rkhs-norm",
+      "mechanism",      "noise-scale", "draws",      "delta",       "conversion",
+      "target-epsilon", "solve",       "threshold",  "vote-cutoff", "smooth",
+      "sampler",        "cells",       "prior-mean", "grid-map",    "snap-covariates"};
   return keys;
 }
 
@@ -151,6 +152,7 @@ void read_public_parameters(const OptionValues& o, ReleaseRequest& q) {
   if (o.has("vote-cutoff")) q.vote_cutoff = o.number("vote-cutoff");
   if (o.has("smooth")) q.smooth = o.number("smooth");
   if (o.has("sampler")) q.sampler = o.parsed("sampler", parse_sampler_method);
+  if (o.has("snap-covariates")) q.snap_covariates = o.number("snap-covariates");
   if (o.has("cells")) q.cells = o.parsed("cells", parse_cells);
   if (o.has("grid-map")) q.grid_map = o.parsed("grid-map", parse_grid_map);
   if (o.has("prior-mean")) {

@@ -132,7 +132,7 @@ ReleaseOutcome publish(const ReleaseRequest& q, const ValidatedRelease& v,
     } else {  // the functional mechanism keeps no sample paths
       const auto& m = a.mechanism;
       write_internal_eval(
-          q, v, Posterior(*m.kernel, v.prepared.data.X, v.prepared.data.y, {m.r, m.sigma}));
+          q, v, Posterior(*m.kernel, v.model_covariates(), v.prepared.data.y, {m.r, m.sigma}));
     }
   }
   ReleaseOutcome o;

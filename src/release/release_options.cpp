@@ -46,6 +46,13 @@ std::vector<options::OptionSpec> release_own_options() {
              "Exact sampler: auto, dense, markov (1-D exponential kernel) or pathwise (a whole "
              "grid, scattered covariates included); auto picks the fastest exact one; an "
              "inapplicable choice is an error; the certificate names it and why"),
+      option("--snap-covariates", OptionType::Real, nullptr,
+             "Posterior-sample mechanism on a whole grid: move each training covariate to the "
+             "nearest node (inside --domain) of the grid's lattice refined by the smallest q ≤ 8 "
+             "per axis that keeps every move ≤ F·ℓ/√d per axis (F = this value, e.g. 0.05), so "
+             "the pathwise sampler draws exactly at grid speed; the map is then the exact "
+             "posterior of the snapped records (a public per-record map: ε unchanged; the "
+             "certificate records q and the displacements)"),
       option("--out", OptionType::Text, nullptr, "Release folder (must not exist or be empty)")
           .with_alias("-o")
           .as_required(),

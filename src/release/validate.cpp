@@ -9,8 +9,55 @@
 #include "gpdp/release/outputs.hpp"
 #include "gpdp/release/stages.hpp"
 #include "gpdp/rng.hpp"
+#include "gpdp/samplers/pathwise.hpp"
 
 namespace gpdp::release {
+
+namespace {
+
+// snap_covariates: what it needs of the request alone (the grid is checked in validated()).
+void check_snap_covariates(const ReleaseRequest& q) {
+  const double f = *q.snap_covariates;
+  require_parameter(std::isfinite(f) && f > 0 && f <= 1, "snap_covariates",
+                    fmt::format("snap_covariates must be a fraction of ℓ in (0, 1], got {}", f));
+  require_parameter(q.mechanism.kind == privacy::MechanismKind::PosteriorSample, "snap_covariates",
+                    fmt::format("snap_covariates applies to the posterior-sample mechanism drawn "
+                                "on a grid, not to mechanism {}",
+                                privacy::to_string(q.mechanism.kind)));
+  require_parameter(q.sampler == SamplerMethod::Auto || q.sampler == SamplerMethod::Pathwise,
+                    "snap_covariates",
+                    fmt::format("snap_covariates puts the covariates on a lattice for the pathwise "
+                                "sampler; sampler {} does not need it (use auto or pathwise)",
+                                to_string(q.sampler)));
+  require_parameter(q.mechanism.lemma != privacy::SensitivityLemma::B8, "snap_covariates",
+                    "snap_covariates cannot be used with sensitivity b8: its noiseless responses "
+                    "y = f*(x) would no longer be f* at the snapped covariates");
+  if (q.keep_path) {
+    throw ParameterError({"snap_covariates", "keep_path"},
+                         "snap_covariates cannot be used with keep_path yet: later queries "
+                         "condition on the records as parsed, not on the snapped ones");
+  }
+}
+
+// The snapping map (public: F, ℓ, the grid, the domain) and the snapped covariates.
+ValidatedRelease::CovariateSnap snapped_covariates(const ReleaseRequest& q,
+                                                   const ValidatedRelease& v) {
+  require_parameter(v.evaluation.grid.has_value(), "snap_covariates",
+                    "snap_covariates needs a grid (grid or grid2d): it snaps to the grid's "
+                    "lattice; the points of a file are drawn without it");
+  require_parameter(v.grid_sampler(), "snap_covariates",
+                    v.evaluation.whole_grid()
+                        ? "snap_covariates needs the grid in the model CRS (this CRS is "
+                          "reprojected, so no grid sampler applies)"
+                        : "snap_covariates needs the whole grid (a mask leaves the grid samplers "
+                          "out)");
+  const CovariateSnapPlan plan = plan_covariate_snap(
+      *q.snap_covariates, q.mechanism.kernel->lengthscale(), *v.evaluation.grid, *q.input.domain,
+      PathwiseOptions{}.max_refinement, v.prepared.data.covariate_names);
+  return {plan, snap_covariates(plan, v.prepared.data.X)};
+}
+
+}  // namespace
 
 void check_public_parameters(const ReleaseRequest& q) {
   require_parameter(q.delta > 0 && q.delta < 1, "delta",
@@ -56,6 +103,7 @@ void check_public_parameters(const ReleaseRequest& q) {
                       "keep_path: the functional mechanism releases μ_D + s·g on the evaluation "
                       "points only; there is no sample path to keep for later queries");
   }
+  if (q.snap_covariates) check_snap_covariates(q);
   require_parameter(std::isfinite(q.mechanism.sigma), "sigma",
                     "sigma must be finite for a release (σ = ∞ is an accounting limit only)");
   if (q.calibration) {
@@ -140,6 +188,7 @@ ValidatedRelease validated(const ReleaseRequest& q, PreparedData prepared, Evalu
   if (!q.input.crs.empty()) v.geo.emplace(q.input.crs, q.input.model_crs, *q.input.domain);
   v.model_points =
       v.geo ? v.geo->to_model(v.evaluation.points, "evaluation points") : v.evaluation.points;
+  if (q.snap_covariates) v.covariate_snap = snapped_covariates(q, v);
   v.release_uid = random_hex_id();
   v.center = q.input.center.value_or(0.0);
   v.scale = q.input.scale.value_or(1.0);

@@ -49,13 +49,14 @@ class OptionValues {
 
 // The keys read_public_parameters() reads: the mechanism (kernel, ell, r, sigma, eta, sensitivity,
 // kappa, Vn, Delta-n, rkhs-norm, mechanism, noise-scale), draws, delta, conversion,
-// target-epsilon, solve, threshold, vote-cutoff, smooth, sampler.
+// target-epsilon, solve, threshold, vote-cutoff, smooth, sampler, cells, prior-mean,
+// snap-covariates.
 const std::set<std::string>& public_parameter_keys();
 
 // The public parameters of a release from its option values, over `q`'s: the mechanism of one
 // draw, L, δ (required), the conversion, the calibration goal, the threshold (required), the vote
-// cutoff, smoothing and the sampler. Their ranges are checked by validate() and the accounting
-// (privacy::resolve_bounds).
+// cutoff, smoothing, the sampler and covariate snapping. Their ranges are checked by validate()
+// and the accounting (privacy::resolve_bounds).
 void read_public_parameters(const OptionValues& o, ReleaseRequest& q);
 
 }  // namespace gpdp::release

@@ -105,6 +105,10 @@ struct ReleaseRequest {
   double smooth = 0.0;
   EvaluationSpec evaluation = FilePoints{};
   SamplerMethod sampler = SamplerMethod::Auto;
+  // Snap the training covariates to a fine lattice of the evaluation grid before the posterior is
+  // formed, each moving at most this fraction F of ℓ (covariate_snap.hpp): the posterior-sample
+  // mechanism on a whole grid only; the released map is the exact posterior of the snapped records.
+  std::optional<double> snap_covariates;
   std::string out_dir;
   ImageFormat image_format = ImageFormat::Png;
   std::string ledger_path;            // required

@@ -28,6 +28,7 @@
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/privacy/risk.hpp"
+#include "gpdp/release/covariate_snap.hpp"
 #include "gpdp/release/draw_task.hpp"
 #include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/input.hpp"
@@ -55,8 +56,19 @@ struct ValidatedRelease {
   std::string release_uid;  // random, public: in the certificate and map.tif
   // --out (and --keep-path) reserved for this release (outputs.hpp), released with the last copy.
   std::shared_ptr<ReservedOutputs> reserved;
+  // With snap_covariates: the public map and the snapped covariates (model CRS) the posterior is
+  // formed from; `prepared` keeps the records as parsed (dataset identity, ledger, certificate).
+  struct CovariateSnap {
+    CovariateSnapPlan plan;
+    SnappedCovariates snapped;
+  };
+  std::optional<CovariateSnap> covariate_snap;
   // The grid samplers may be used: the whole grid, not reprojected.
   bool grid_sampler() const { return evaluation.whole_grid() && !(geo && geo->reprojects()); }
+  // The covariates the posterior is formed from (model CRS): snapped, or the records'.
+  const Eigen::MatrixXd& model_covariates() const {
+    return covariate_snap ? covariate_snap->snapped.X : prepared.data.X;
+  }
 };
 ValidatedRelease validate(const ReleaseRequest& request);
 // The checks of validate() that concern the public parameters of the draw and its accounting only
