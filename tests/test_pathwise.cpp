@@ -224,7 +224,10 @@ TEST(Pathwise, ReasonsItRefuses) {
   on_lattice_only.off_lattice = false;
   const std::string reason = pathwise_unavailable_reason(off, grid, 0.0, on_lattice_only);
   EXPECT_NE(reason.find("not on the grid lattice"), std::string::npos) << reason;
-  EXPECT_NE(reason.find("0.23 grid steps"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("on axis x1"), std::string::npos) << reason;
+  // The reason reaches the public certificate: no private covariate's value or offset in it.
+  EXPECT_EQ(reason.find("grid steps from"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("0.23"), std::string::npos) << reason;
   SeededRng rng(1);
   EXPECT_THROW(sample_pathwise(off, grid, 1, rng, 0.0, on_lattice_only), InputError);
   // The squared exponential's embedding is singular to rounding: nothing to condition on.

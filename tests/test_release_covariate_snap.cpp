@@ -179,13 +179,14 @@ TEST(CovariateSnap, CertificateRecordsTheSnapAndTheLedgerTheRecordsAsParsed) {
   EXPECT_EQ(s["snap_covariates"], 0.05);
   EXPECT_EQ(s["refinement"], nlohmann::json({2, 2}));
   EXPECT_EQ(s["lattice_step"], nlohmann::json({1.0 / 64, 1.0 / 64}));
+  // The measured displacements are statistics of the private covariates (not covered by ε): the
+  // certificate carries only the public worst case.
+  EXPECT_FALSE(s.contains("measured"));
+  EXPECT_EQ(s.dump().find("max_displacement"), std::string::npos) << s.dump();
+  EXPECT_EQ(s.dump().find("mean_displacement"), std::string::npos) << s.dump();
   const Eigen::MatrixXd X = records(dir);
   const Eigen::MatrixXd moved = snapped_by_hand(X) - X;
-  const double max = moved.rowwise().norm().maxCoeff(), mean = moved.rowwise().norm().mean();
-  EXPECT_NEAR(s["measured"]["max_displacement"].get<double>(), max, 1e-15);
-  EXPECT_NEAR(s["measured"]["max_displacement_over_ell"].get<double>(), max / 0.3, 1e-14);
-  EXPECT_NEAR(s["measured"]["mean_displacement"].get<double>(), mean, 1e-15);
-  EXPECT_NEAR(s["measured"]["mean_displacement_over_ell"].get<double>(), mean / 0.3, 1e-14);
+  EXPECT_LE(moved.rowwise().norm().maxCoeff(), s["worst_case"].get<double>());
   EXPECT_NEAR(s["worst_case"].get<double>(), std::sqrt(2.0) / 128, 1e-15);
   EXPECT_NE(s["released"].get<std::string>().find("exact posterior of the SNAPPED records"),
             std::string::npos);

@@ -137,9 +137,7 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
              "snapped sample paths only"},
             {"timestamp", utc_timestamp()}};
   cert.update(privacy_json(q, a));
-  if (v.covariate_snap)
-    cert["covariate_snapping"] =
-        covariate_snap_json(v.covariate_snap->plan, v.covariate_snap->snapped);
+  if (v.covariate_snap) cert["covariate_snapping"] = covariate_snap_json(v.covariate_snap->plan);
   if (p.prior_mean) {
     json pm{{"mode", a.prior_mean ? "dp" : "public"},
             {"model_units", *p.prior_mean},

@@ -172,7 +172,7 @@ SnappedCovariates snap_covariates(const CovariateSnapPlan& p, const Eigen::Matri
   return out;
 }
 
-nlohmann::json covariate_snap_json(const CovariateSnapPlan& p, const SnappedCovariates& s) {
+nlohmann::json covariate_snap_json(const CovariateSnapPlan& p) {
   std::vector<double> steps;
   for (int a = 0; a < p.dim(); ++a) steps.push_back(p.lattice_step(a));
   return {
@@ -188,15 +188,6 @@ nlohmann::json covariate_snap_json(const CovariateSnapPlan& p, const SnappedCova
       {"boundary",
        "a covariate whose nearest node lies outside the declared domain moves to the nearest node "
        "inside it (the worst case above includes that gap)"},
-      {"measured",
-       {{"max_displacement", s.max_displacement},
-        {"max_displacement_over_ell", s.max_displacement / p.ell},
-        {"mean_displacement", s.mean_displacement},
-        {"mean_displacement_over_ell", s.mean_displacement / p.ell},
-        {"note",
-         "statistics of the private covariates, NOT covered by the DP guarantee (like the clip "
-         "count; docs/security.md): strip this object before publishing if they must stay "
-         "private"}}},
       {"released",
        "the exact posterior of the SNAPPED records: each covariate moved to its nearest node, "
        "inside the declared domain, of the grid's lattice refined by q per axis (Euclidean "

@@ -85,34 +85,26 @@ LatticePlan plan_lattice(const Posterior& posterior, const Grid& grid,
     const double h = axis.step();
     long chosen = 0;
     double chosen_offset = 0.0;
-    double worst_seen = 0.0;
-    Eigen::Index worst_row = 0;
     for (long q = 1; q <= options.max_refinement && chosen == 0; ++q) {
       double worst = 0.0;
-      Eigen::Index row = 0;
       for (Eigen::Index i = 0; i < x.rows(); ++i) {
         const double t = (x(i, a) - axis.lo) / h * static_cast<double>(q);
-        const double off = std::abs(t - std::round(t));
-        if (off > worst) {
-          worst = off;
-          row = i;
-        }
+        worst = std::max(worst, std::abs(t - std::round(t)));
       }
       if (worst <= options.lattice_tolerance) {
         chosen = q;
         chosen_offset = worst;
-      } else if (q == 1) {
-        worst_seen = worst;
-        worst_row = row;
       }
     }
     if (chosen == 0) {
       LatticePlan off = plan_off_lattice(posterior, grid);
+      // No covariate's index, value or offset: this note reaches the public certificate's
+      // sampling line, and the private covariates are not covered by ε there.
       if (off.reason.empty()) {
         off.off_lattice_note = fmt::format(
-            "covariate {} = {} on axis {} is {:.3g} grid steps from the nearest node and no "
+            "the training covariates are not all on the grid's lattice on axis {} and no "
             "refinement q ≤ {} of the grid step fits every covariate",
-            worst_row + 1, x(worst_row, a), axis_name(a), worst_seen, options.max_refinement);
+            axis_name(a), options.max_refinement);
       }
       return off;
     }

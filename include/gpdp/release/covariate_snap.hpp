@@ -61,8 +61,9 @@ struct SnappedCovariates {
 SnappedCovariates snap_covariates(const CovariateSnapPlan& plan, const Eigen::MatrixXd& X);
 
 // The certificate's "covariate_snapping" block: the option, q and the lattice step per axis, the
-// public bound, the measured displacements (flagged as outside the guarantee), what the map is.
-nlohmann::json covariate_snap_json(const CovariateSnapPlan& plan, const SnappedCovariates& snapped);
+// public worst case, what the map is. Public inputs only: the measured displacements are
+// statistics of the private covariates, not covered by ε, so they never enter the certificate.
+nlohmann::json covariate_snap_json(const CovariateSnapPlan& plan);
 // One phrase for the sampler line: "covariates snapped to lattice nodes (q = 1x1, …)".
 std::string describe(const CovariateSnapPlan& plan);
 
