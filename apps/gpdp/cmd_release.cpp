@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "command.hpp"
 #include "gpdp/error.hpp"
@@ -55,6 +56,8 @@ struct ReleaseFlags {
   std::string mask;
   std::string internal_eval;
   std::string config_from;
+  double choose_fraction = 0.1;
+  bool refuse_if_useless = false;
   bool json = false;
 };
 
@@ -125,9 +128,28 @@ void apply_deprecated_lemma(ReleaseFlags& f, const CLI::App* sub) {
   f.mechanism.sensitivity = f.lemma;
 }
 
+// --mechanism auto: the candidates are chosen by the release (auto_mechanism.hpp); the flags that
+// fix what auto chooses, or belong to one mechanism, are refused.
+std::optional<release::AutoSpec> auto_spec(ReleaseFlags& f, const CLI::App* sub) {
+  const bool chosen = f.mechanism.mechanism == "auto";
+  for (const char* flag : {"--choose-fraction", "--refuse-if-useless"})
+    require_parameter(chosen || sub->count(flag) == 0, flag,
+                      fmt::format("{} belongs to --mechanism auto", flag));
+  if (!chosen) return std::nullopt;
+  for (const char* flag : {"--solve", "--noise-scale", "--cells", "--grid-map", "--prior-mean",
+                           "--config-from", "--snap-covariates"})
+    require_parameter(sub->count(flag) == 0, flag,
+                      fmt::format("--mechanism auto chooses {} itself; leave it out", flag));
+  require_parameter(sub->count("--target-epsilon") > 0, "--target-epsilon",
+                    "--mechanism auto needs --target-epsilon (the total ε, the choosing included)");
+  f.mechanism.mechanism = "posterior-sample";  // the base the candidates start from
+  return release::AutoSpec{f.choose_fraction, f.refuse_if_useless};
+}
+
 release::ReleaseRequest to_request(ReleaseFlags& f, const CLI::App* sub) {
   apply_deprecated_lemma(f, sub);
   release::ReleaseRequest q;
+  q.auto_mechanism = auto_spec(f, sub);
   q.data_path = f.data.path;
   q.input = to_input_spec(f.data, f.input, sub);
   to_hyperparameters(f.hyper);  // a release needs a finite σ
@@ -190,6 +212,9 @@ void setup(CLI::App& app) {
   add_target_flags(sub, *f, specs);
   add_budget_flags(sub, *f, specs);
   add_config_from_flag(sub, *f, specs);
+  add_spec_option(sub, specs, "--choose-fraction", f->choose_fraction);
+  sub->add_flag("--refuse-if-useless", f->refuse_if_useless,
+                find_spec(specs, "--refuse-if-useless").help);
   add_spec_option(sub, specs, "--insecure-seed", f->seed);
   add_path_key_flags(sub, f->key);
   add_spec_option(sub, specs, "--keep-path", f->keep_path);

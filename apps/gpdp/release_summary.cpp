@@ -61,6 +61,8 @@ std::string format_release_summary(const json& s) {
   out += fmt::format("  data        n = {} records, {} response(s) clipped to ±M_Y\n",
                      s["n"].get<long>(), s["clipped"].get<long>());
   out += fmt::format("  dataset     {}\n", dataset_line(s["dataset"]));
+  if (s.contains("auto"))
+    out += fmt::format("  auto        {}\n", s["auto"]["line"].get<std::string>());
   const std::string kind = s.contains("mechanism") ? s["mechanism"].value("kind", "") : "";
   if (kind == "grid-mean") {
     out += fmt::format(

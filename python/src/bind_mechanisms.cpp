@@ -51,12 +51,15 @@ void bind_mechanisms(py::module_& m) {
             d["set"] = to_numpy(r.set);
             d["probability"] = r.probability ? py::object(to_numpy(*r.probability)) : py::none();
             d["prior_mean"] = r.prior_mean ? py::object(py::float_(*r.prior_mean)) : py::none();
+            d["auto"] = r.choice ? from_json(*r.choice) : py::none();
             return d;
           },
           py::arg("seed"),
           "One release drawn with SeededRng(seed) (NOT private): fields (m x L, model units), "
           "set (m, 1/0), probability (m or None: the grid mean's P(f ≥ t)), prior_mean (the "
-          "prior mean m₀ the fields include, model units, or None).");
+          "prior mean m₀ the fields include, model units, or None), auto (mechanism auto: the "
+          "choice's "
+          "report, the certificate's 'auto' block; else None).");
   m.def(
       "prepare",
       [](const py::object& X, const py::object& y, const py::object& points,

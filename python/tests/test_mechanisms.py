@@ -72,7 +72,8 @@ def test_seam_equals_cli_release(cli, tmp_path, records, options, flags):
     assert d["mechanism"] == cert["mechanism"]
     assert [p["epsilon"] for p in d["parts"]] == [p["epsilon"] for p in cert["parts"]]
     r = prep.release(9)
-    assert set(r) == {"fields", "set", "probability", "prior_mean"}
+    assert set(r) == {"fields", "set", "probability", "prior_mean", "auto"}
+    assert r["auto"] is None
     assert r["fields"].shape == (len(pts), L)
     np.testing.assert_array_equal(r["fields"], published)
     np.testing.assert_array_equal(r["set"], in_set)
@@ -136,3 +137,31 @@ def test_prepare_with_snapped_covariates(records):
     with pytest.raises(gpdp.InputError, match="snap_covariates"):
         gpdp.mechanisms.prepare(X=X, y=raw, points=X[:5], input=INPUT,
                                 options={**options, "snap_covariates": 0.05})
+
+
+def test_prepare_accepts_mechanism_auto(cli, tmp_path, records):
+    """mechanism "auto" (issue #28): the total ε (choosing included) is within the target, each
+    release reports the choice, and it equals `gpdp release --mechanism auto --insecure-seed`."""
+    X, raw, pts, data, points = records
+    options = {"mechanism": "auto", "kernel": "exp", "ell": 0.3, "sigma": 0.5,
+               "target_epsilon": 3, "choose_fraction": 0.2, "delta": 1e-3, "threshold": 1.2}
+    prep = gpdp.mechanisms.prepare(X=X, y=raw, points=pts, input=INPUT, options=options)
+    assert prep.epsilon <= 3
+    assert prep.describe()["auto"]["choose_fraction"] == 0.2
+    r = prep.release(9)
+    choice = r["auto"]
+    assert choice["chosen"] in [c["name"] for c in choice["candidates"]]
+    assert choice["epsilon_total"] <= 3
+    assert abs(choice["epsilon_choosing"] - 0.2 * 3) < 1e-6
+    out = tmp_path / "out"
+    cli("release", "--data", data, "--x", "x1,x2", "--points", points, "--domain", "0:1,0:1",
+        "--M-Y", 1, "--transform", "log", "--center", 1.0, "--scale", 2.0, "--kernel", "exp",
+        "--ell", 0.3, "--sigma", 0.5, "--mechanism", "auto", "--target-epsilon", 3,
+        "--choose-fraction", 0.2, "--delta", 1e-3, "--threshold", 1.2, "--insecure-seed", 9,
+        "--dataset", "d", "--ledger", tmp_path / "l.sqlite", "--out", out)
+    cert = json.loads((out / "certificate.json").read_text())
+    assert cert["auto"]["chosen"] == choice["chosen"]
+    assert cert["guarantee"]["epsilon"] == pytest.approx(prep.epsilon, rel=1e-12)
+    with pytest.raises(gpdp.InputError, match="auto"):
+        gpdp.mechanisms.prepare(X=X, y=raw, points=pts, input=INPUT,
+                                options={**options, "solve": "noise"})

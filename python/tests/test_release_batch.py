@@ -256,3 +256,28 @@ def test_bad_manifest_is_refused_naming_release_and_field(tmp_path, change, name
     assert not any((tmp_path / "out").iterdir())  # nothing drawn, nothing published
     ledger = tmp_path / "ledger.sqlite"
     assert not ledger.exists() or ledger_rows(ledger) == []  # nothing recorded
+
+
+def test_batch_accepts_mechanism_auto(tmp_path, cli):
+    """A manifest's release with mechanism "auto" (issue #28): the summary is drawn and the
+    candidate chosen by the coordinator, the chosen draw made by a worker; the certificate and the
+    ledger hold the whole spend (summary then the envelope), within the target."""
+    (tmp_path / "out").mkdir()
+    dataset_csv(tmp_path / "wells.csv", seed=7)
+    auto = {"data": "wells.csv", "dataset": "wells", "out": "out/auto", "mechanism": "auto",
+            "target-epsilon": 2, "insecure-seed": 3}
+    manifest = write_manifest(tmp_path, [auto])
+    code, out, err = batch(manifest, "--json", scheduler="processes:1")
+    assert code == 0, err
+    assert [r["status"] for r in json.loads(out)["releases"]] == ["published"]
+    cert = json.loads((tmp_path / "out/auto/certificate.json").read_text())
+    assert cert["guarantee"]["epsilon"] <= 2
+    assert [p["event"]["kind"] for p in cert["parts"]] == ["grid-mean", "choice"]
+    assert "reference only" in cert["auto"]["candidates"][0]["name"]
+    assert cert["auto"]["chosen"] != cert["auto"]["candidates"][0]["name"]
+    (row,) = ledger_rows(tmp_path / "ledger.sqlite")
+    assert row["epsilon"] == pytest.approx(cert["guarantee"]["epsilon"])
+    refused = write_manifest(tmp_path, [dict(auto, out="out/r", **{"refuse-if-useless": True})],
+                             name="refused.json")
+    code, _, err = batch(refused, scheduler="processes:1")
+    assert code != 0 and "refuse-if-useless" in err

@@ -49,7 +49,12 @@ std::vector<options::OptionSpec> mechanism_options(MechanismFlagSet set) {
              "functional (μ_D + s·g with g ~ GP(0, k), the classical functional "
              "Gaussian mechanism) or grid-mean (noisy clipped sums and counts on public "
              "cells, then a GP fitted to the cell means, or, gpdp release --grid-map cells, the "
-             "cell means themselves: free post-processing)"));
+             "cell means themselves: free post-processing)" +
+                 std::string(full ? ""
+                                  : "; gpdp release also takes auto: a private summary at "
+                                    "--choose-fraction of --target-epsilon picks the candidate "
+                                    "with the best simulated accuracy, the cost of choosing "
+                                    "included (docs/utility.md)")));
   specs.push_back(option("--noise-scale", OptionType::Real, nullptr,
                          "s of the functional mechanism μ_D + s·g, or s_S of the grid mean's cell "
                          "sums (its counts get s_N = s_S/M_Y); in model units"));

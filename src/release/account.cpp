@@ -7,6 +7,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/privacy/envelope.hpp"
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/stages.hpp"
 
@@ -76,6 +77,13 @@ ReleaseAccounting account(const ReleaseRequest& q, const ValidatedRelease& v) {
 }
 
 ReleaseAccounting account_mechanism(const ReleaseRequest& q, const ValidatedRelease& v) {
+  ReleaseAccounting a = account_composition(q, v);
+  if (q.preview) check_preview(*q.preview, a);
+  a.risk = privacy::attack_risk(a.composition, a.guarantee);
+  return a;
+}
+
+ReleaseAccounting account_composition(const ReleaseRequest& q, const ValidatedRelease& v) {
   ReleaseAccounting a;
   a.mechanism = mechanism_of(q, v);
   privacy::Accountant parts;  // the release's parts drawn before the main mechanism
@@ -116,9 +124,12 @@ ReleaseAccounting account_mechanism(const ReleaseRequest& q, const ValidatedRele
   a.bounds = privacy::resolve_bounds(a.mechanism);
   a.composition = parts;
   a.composition.add(a.mechanism, q.draws);
+  if (q.selection) {
+    // Chosen by --mechanism auto: the summary, then the envelope of every candidate (Mironov 2017,
+    // Prop. 1; this candidate's own composition is one of them, auto_mechanism.hpp).
+    a.composition = privacy::summary_then_choice(q.selection->summary, q.selection->candidates);
+  }
   a.guarantee = a.composition.epsilon(q.delta, q.conversion);
-  if (q.preview) check_preview(*q.preview, a);
-  a.risk = privacy::attack_risk(a.composition, a.guarantee);
   return a;
 }
 

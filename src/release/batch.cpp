@@ -10,6 +10,7 @@
 #include <set>
 
 #include "gpdp/error.hpp"
+#include "gpdp/release/auto_mechanism.hpp"
 #include "gpdp/release/draw_task.hpp"
 #include "gpdp/release/path_lock.hpp"
 #include "gpdp/release/reconcile.hpp"
@@ -82,10 +83,24 @@ class Batch {
     return true;
   }
 
+  // --mechanism auto: the summary is drawn and the candidate chosen here, before the reservation
+  // (the choice's record, summary then envelope, is the same whichever wins); the worker draws
+  // the chosen candidate. The trivial map has no draw for a worker: a batch leaves it out of the
+  // candidates (a public rule), see AutoSpec.
+  static void choose(Item& it) {
+    it.q.auto_mechanism->trivial_candidate = false;
+    const AutoPlan plan = plan_auto(it.q, *it.v);
+    const AutoChoice choice = draw_summary_and_choose(plan, it.q.insecure_seed);
+    ChosenRelease chosen = chosen_release(plan, choice.winner, choice.report);
+    it.q = std::move(chosen.request);
+    it.v = std::move(chosen.validated);
+  }
+
   // Validates and accounts; returns the error message, if any.
   std::optional<std::string> check(Item& it) const {
     try {
       it.v = validate(it.q);
+      if (it.q.auto_mechanism) choose(it);
       it.a = account(it.q, *it.v, ledger_);
       if (it.resumed) it.v->release_uid = it.resumed->parameters.value("release_uid", "");
       return std::nullopt;

@@ -271,9 +271,14 @@ json risk_json(const ReleaseAccounting& a, const std::optional<privacy::AttackRi
 json privacy_json(const ReleaseRequest& q, const ReleaseAccounting& a) {
   const auto& m = a.mechanism;
   json parts = json::array();
-  for (const auto& event : a.composition.events()) {
-    const auto alone = privacy::Accountant().add(event).epsilon(q.delta, q.conversion);
-    parts.push_back({{"event", privacy::to_json(event)}, {"epsilon", alone.epsilon}});
+  const json record = a.composition.record();
+  for (const auto& event : record["events"]) {
+    // Each event alone (a choice among candidates: its envelope), replayed from the record.
+    json one = record;
+    one["events"] = json::array({event});
+    const auto alone = privacy::Accountant::replay(one, "the release's privacy record")
+                           .epsilon(q.delta, q.conversion);
+    parts.push_back({{"event", event}, {"epsilon", alone.epsilon}});
   }
   json j{{"kernel", {{"name", m.kernel->name()}, {"ell", m.kernel->lengthscale()}}},
          {"theta", {{"ell", m.kernel->lengthscale()}, {"r", m.r}, {"sigma", m.sigma}}},
@@ -284,7 +289,8 @@ json privacy_json(const ReleaseRequest& q, const ReleaseAccounting& a) {
          {"draws", q.draws},
          {"guarantee", guarantee_json(a.guarantee)},
          {"parts", parts},
-         {"privacy_record", a.composition.record()}};
+         {"privacy_record", record}};
+  if (q.selection) j["auto"] = q.selection->report;
   if (a.calibration) {
     j["calibration"] = {{"target_epsilon", a.calibration->goal.target_epsilon},
                         {"solved", privacy::to_string(a.calibration->goal.parameter)},

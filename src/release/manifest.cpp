@@ -44,7 +44,10 @@ const std::map<std::string, std::string> kRefused = {
     {"json", "the batch prints its own report"},
     {"path-key", "a batch keeps no path"},
     {"path-passphrase-env", "a batch keeps no path"},
-    {"lemma", "use 'sensitivity'"}};
+    {"lemma", "use 'sensitivity'"},
+    {"refuse-if-useless",
+     "a batch's auto releases always publish their best non-trivial candidate (the report says "
+     "when it is predicted no better than the trivial map)"}};
 
 void read_input(const Options& o, InputSpec& in) {
   if (o.has("config"))

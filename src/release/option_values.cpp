@@ -105,7 +105,8 @@ privacy::GpMechanism read_mechanism(const Options& o, bool solve_noise) {
   } else if (o.has("sensitivity")) {
     m.lemma = o.parsed("sensitivity", privacy::parse_sensitivity_lemma);
   }
-  if (o.has("mechanism")) m.kind = o.parsed("mechanism", privacy::parse_mechanism_kind);
+  if (o.has("mechanism") && o.text("mechanism") != "auto")
+    m.kind = o.parsed("mechanism", privacy::parse_mechanism_kind);
   if (o.has("noise-scale") && !privacy::has_noise_scale(m.kind))
     o.fail("noise-scale", "belongs to mechanism functional or grid-mean");
   if (privacy::has_noise_scale(m.kind))
@@ -116,16 +117,54 @@ privacy::GpMechanism read_mechanism(const Options& o, bool solve_noise) {
 }  // namespace
 
 const std::set<std::string>& public_parameter_keys() {
-  static const std::set<std::string> keys = {
-      "kernel",         "ell",         "r",          "sigma",       "eta",
-      "sensitivity",    "kappa",       "Vn",         "Delta-n",     "rkhs-norm",
-      "mechanism",      "noise-scale", "draws",      "delta",       "conversion",
-      "target-epsilon", "solve",       "threshold",  "vote-cutoff", "smooth",
-      "sampler",        "cells",       "prior-mean", "grid-map",    "snap-covariates"};
+  static const std::set<std::string> keys = {"kernel",
+                                             "ell",
+                                             "r",
+                                             "sigma",
+                                             "eta",
+                                             "sensitivity",
+                                             "kappa",
+                                             "Vn",
+                                             "Delta-n",
+                                             "rkhs-norm",
+                                             "mechanism",
+                                             "noise-scale",
+                                             "draws",
+                                             "delta",
+                                             "conversion",
+                                             "target-epsilon",
+                                             "solve",
+                                             "threshold",
+                                             "vote-cutoff",
+                                             "smooth",
+                                             "sampler",
+                                             "cells",
+                                             "prior-mean",
+                                             "grid-map",
+                                             "snap-covariates",
+                                             "choose-fraction",
+                                             "refuse-if-useless"};
   return keys;
 }
 
+// --mechanism auto (auto_mechanism.hpp): its own options; the candidates fix the rest.
+void read_auto(const OptionValues& o, ReleaseRequest& q) {
+  const bool chosen = o.has("mechanism") && o.text("mechanism") == "auto";
+  for (const char* key : {"choose-fraction", "refuse-if-useless"})
+    if (o.has(key) && !chosen) o.fail(key, "belongs to mechanism auto");
+  if (!chosen) return;
+  for (const char* key :
+       {"solve", "noise-scale", "cells", "prior-mean", "grid-map", "snap-covariates"})
+    if (o.has(key)) o.fail(key, "mechanism auto chooses it itself");
+  if (!o.has("target-epsilon")) o.fail("target-epsilon", "required with mechanism auto");
+  AutoSpec spec;
+  if (o.has("choose-fraction")) spec.choose_fraction = o.number("choose-fraction");
+  spec.refuse_if_useless = o.flag("refuse-if-useless");
+  q.auto_mechanism = spec;
+}
+
 void read_public_parameters(const OptionValues& o, ReleaseRequest& q) {
+  read_auto(o, q);
   const bool calibrate = o.has("target-epsilon");
   const bool grid_mean = o.has("mechanism") && o.text("mechanism") == "grid-mean";
   const std::string solve = o.has("solve") ? o.text("solve") : grid_mean ? "noise" : "r";

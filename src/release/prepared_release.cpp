@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "gpdp/release/auto_mechanism.hpp"
 #include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/option_values.hpp"
 #include "gpdp/rng.hpp"
@@ -52,6 +53,11 @@ PreparedRelease::PreparedRelease(const ReleaseRequest& request, const Eigen::Mat
   check_public_parameters(request_);
   PreparedData prepared = prepare_data_from_arrays(X, raw_response, request_.input);
   validated_ = release::validated(request_, std::move(prepared), std::move(evaluation));
+  if (request_.auto_mechanism) {
+    plan_ = std::make_unique<AutoPlan>(plan_auto(request_, validated_));
+    accounting_ = planned_accounting(*plan_);
+    return;
+  }
   accounting_ = account_mechanism(request_, validated_);
   mechanism_ = std::make_unique<MapMechanism>(draw_spec(request_, validated_, accounting_));
 }
@@ -59,16 +65,39 @@ PreparedRelease::PreparedRelease(const ReleaseRequest& request, const Eigen::Mat
 PreparedRelease::PreparedRelease(PreparedRelease&&) noexcept = default;
 PreparedRelease::~PreparedRelease() = default;
 
-nlohmann::json PreparedRelease::describe() const { return privacy_json(request_, accounting_); }
+nlohmann::json PreparedRelease::describe() const {
+  nlohmann::json j = privacy_json(request_, accounting_);
+  if (plan_) {
+    nlohmann::json candidates = nlohmann::json::array();
+    for (const auto& c : plan_->candidates) candidates.push_back(c.name);
+    j["auto"] = {{"candidates", candidates},
+                 {"choose_fraction", plan_->spec.choose_fraction},
+                 {"candidate_target_epsilon", plan_->candidate_epsilon},
+                 {"note", "the choice is made at each release (draw)"}};
+  }
+  return j;
+}
 
 MapRelease PreparedRelease::draw(std::uint64_t seed) {
+  if (plan_) {
+    const AutoChoice choice = draw_summary_and_choose(*plan_, seed);
+    if (choice.useless && plan_->spec.refuse_if_useless)
+      throw PrivacyError("refuse-if-useless: " + choice.report["line"].get<std::string>());
+    ChosenRelease chosen = chosen_release(*plan_, choice.winner, choice.report);
+    chosen.request.insecure_seed = seed;
+    const ReleaseAccounting a = account_mechanism(chosen.request, chosen.validated);
+    const ReleasedPaths p = draw_chosen(choice, chosen, a);
+    std::optional<Eigen::VectorXd> probability;
+    if (p.probability.size() > 0) probability = p.probability;
+    return {p.values, p.in_set, probability, p.prior_mean, choice.report};
+  }
   SeededRng rng(seed);
   SnappedDraws draws = mechanism_->draw(rng, false);
   draws.rng = rng.description();
   const ReleasedPaths p = released_paths(request_, validated_, accounting_, std::move(draws));
   std::optional<Eigen::VectorXd> probability;
   if (p.probability.size() > 0) probability = p.probability;
-  return {p.values, p.in_set, probability, p.prior_mean};
+  return {p.values, p.in_set, probability, p.prior_mean, std::nullopt};
 }
 
 }  // namespace gpdp::release

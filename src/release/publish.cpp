@@ -91,6 +91,7 @@ json summary_json(const ReleaseRequest& q, const ValidatedRelease& v, const Rele
   if (o.certificate.contains("calibration")) s["calibration"] = o.certificate["calibration"];
   if (o.certificate.contains("grid_mean")) s["grid_mean"] = o.certificate["grid_mean"];
   if (o.certificate.contains("prior_mean")) s["prior_mean"] = o.certificate["prior_mean"];
+  if (o.certificate.contains("auto")) s["auto"] = o.certificate["auto"];
   return s;
 }
 

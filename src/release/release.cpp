@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "gpdp/release/auto_mechanism.hpp"
+
 namespace gpdp::release {
 
 namespace {
@@ -27,9 +29,17 @@ namespace {
 }  // namespace
 
 ReleaseOutcome run_release(const ReleaseRequest& request) {
+  if (request.auto_mechanism) return run_auto_release(request);
   const ValidatedRelease validated = validate(request);
   const ReleaseAccounting accounting = account(request, validated);
   const ReleasedPaths released = draw_and_snap(request, validated, accounting);
+  return render_certify_publish(request, validated, accounting, released);
+}
+
+ReleaseOutcome render_certify_publish(const ReleaseRequest& request,
+                                      const ValidatedRelease& validated,
+                                      const ReleaseAccounting& accounting,
+                                      const ReleasedPaths& released) {
   Files files = after_the_draw([&] { return render(request, validated, accounting, released); });
   after_the_draw([&] { check_room_for(request, released, files); });
   Certified certified = certify(request, validated, accounting, released);

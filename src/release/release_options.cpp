@@ -76,6 +76,12 @@ std::vector<options::OptionSpec> release_own_options() {
       option("--solve", OptionType::Text, "r",
              "What --target-epsilon solves for: r, eta or sigma (posterior-sample), noise "
              "(functional; the grid mean's only choice, its default)"),
+      option("--choose-fraction", OptionType::Real, 0.1,
+             "--mechanism auto: the fraction of --target-epsilon spent on the private summary "
+             "that calibrates the choice (docs/privacy.md)"),
+      option("--refuse-if-useless", OptionType::Flag, false,
+             "--mechanism auto: refuse when no candidate is predicted better than the trivial "
+             "map (nowhere/everywhere exceeds); only the summary's ε is then charged"),
       option("--budget-epsilon", OptionType::Real, nullptr,
              "Total ε budget of this dataset (fixed at its first release)"),
       option("--budget-delta", OptionType::Real, nullptr, "Total δ budget of this dataset"),

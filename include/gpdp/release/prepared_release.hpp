@@ -25,7 +25,12 @@ struct MapRelease {
   Eigen::VectorXd set;                         // the released set: 1/0 per point
   std::optional<Eigen::VectorXd> probability;  // the mechanism's map of P(f ≥ t), if it has one
   std::optional<double> prior_mean;  // the prior mean m₀ the fields are offset by (model units)
+  // --mechanism auto: the choice's report (the certificate's "auto" block: the candidates, their
+  // predicted accuracy, the chosen one, ε spent choosing vs on the map).
+  std::optional<nlohmann::json> choice;
 };
+
+struct AutoPlan;
 
 class PreparedRelease {
  public:
@@ -44,7 +49,9 @@ class PreparedRelease {
   const ValidatedRelease& validated() const { return validated_; }
   // The certificate's description of the mechanism and its privacy (certify.hpp privacy_json).
   nlohmann::json describe() const;
-  // The release drawn with SeededRng(seed). Not reentrant.
+  // The release drawn with SeededRng(seed). Not reentrant. --mechanism auto: the summary is drawn
+  // and the candidate chosen first, as `gpdp release --mechanism auto --insecure-seed seed` does;
+  // PrivacyError when it refuses (refuse-if-useless).
   MapRelease draw(std::uint64_t seed);
 
  private:
@@ -52,6 +59,7 @@ class PreparedRelease {
   ValidatedRelease validated_;
   ReleaseAccounting accounting_;
   std::unique_ptr<MapMechanism> mechanism_;
+  std::unique_ptr<AutoPlan> plan_;  // --mechanism auto: the plan (mechanism_ is then unused)
 };
 
 // The request of a prepared release from JSON objects: `input` the input description (the keys of

@@ -16,7 +16,14 @@ namespace gpdp::release {
 
 // validate → account → draw_and_snap → render → certify → publish. Throws InputError /
 // PrivacyError / NumericalError before anything is written or recorded.
+// With request.auto_mechanism: auto_mechanism.hpp run_auto_release (the choice first).
 ReleaseOutcome run_release(const ReleaseRequest& request);
+// The stages after the draw: render → certify (the ledger records it) → publish, a failure after
+// the ledger's commit marking the row failed.
+ReleaseOutcome render_certify_publish(const ReleaseRequest& request,
+                                      const ValidatedRelease& validated,
+                                      const ReleaseAccounting& accounting,
+                                      const ReleasedPaths& released);
 
 // `gpdp query`: answers new points of a kept path conditionally on everything it has answered,
 // re-deriving the posterior from the data file (whose SHA-256 must match: the posterior is rebuilt

@@ -4,6 +4,7 @@
 // sampler, the outputs and the ledger. Library callers (the CLI, Python, later front ends) fill
 // one ReleaseRequest and hand it to run_release() or to the stages of stages.hpp.
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -77,6 +78,29 @@ struct PreviewOrigin {
   nlohmann::json predicted_iou;  // {"mean", "lo", "hi"} over the preview's held-out simulations
 };
 
+// `--mechanism auto` (auto_mechanism.hpp, docs/privacy.md "Choosing a mechanism from a private
+// summary"): a DP summary at `choose_fraction` of the target ε calibrates simulations that pick one
+// of a public list of candidates; the total (ε, δ) covers the choosing.
+struct AutoSpec {
+  double choose_fraction = 0.1;  // of the target ε, spent on the summary
+  // Refuse (charging only the summary) when the best candidate is not predicted better than the
+  // trivial map by the stated margin.
+  bool refuse_if_useless = false;
+  // The trivial map (the summary's constant side, no draw) is a candidate; a batch sets false (its
+  // workers make draws; the candidate list is public either way).
+  bool trivial_candidate = true;
+};
+
+// What a release chosen by `--mechanism auto` adds to the chosen candidate's own accounting: the
+// summary's events, every candidate's composition (public, fixed before the data are read) and the
+// choice's report (the certificate's "auto" block). The release's composition is then
+// privacy::summary_then_choice(summary, candidates), not the candidate's own.
+struct AutoSelection {
+  privacy::Accountant summary;
+  std::vector<privacy::Accountant> candidates;
+  nlohmann::json report;
+};
+
 struct ReleaseRequest {
   std::string data_path;
   InputSpec input;
@@ -119,6 +143,11 @@ struct ReleaseRequest {
   std::optional<KeepPath> keep_path;
   std::string internal_eval_dir;         // non-private p_D / μ_D maps, watermarked; never out_dir
   std::optional<PreviewOrigin> preview;  // the public parameters came from a preview
+  // `--mechanism auto`: the mechanism's kernel, ℓ, r, σ and the calibration goal are the
+  // candidates' public inputs; auto_mechanism.hpp plans, chooses and fills `selection`.
+  std::optional<AutoSpec> auto_mechanism;
+  // Set on the chosen candidate's request only (never by a caller).
+  std::shared_ptr<const AutoSelection> selection;
 };
 
 // "nx[,ny,...]": the grid mean's cells per axis, each ≥ 1 (InputError otherwise).

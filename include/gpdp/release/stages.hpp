@@ -105,6 +105,10 @@ ReleaseAccounting account(const ReleaseRequest& request, const ValidatedRelease&
 // mechanism, calibration, bounds, the composition of this release's events, (ε, δ), attack risk.
 ReleaseAccounting account_mechanism(const ReleaseRequest& request,
                                     const ValidatedRelease& validated);
+// Its first part: the complete mechanism, calibration, bounds, composition and (ε, δ), without the
+// attack risk and the preview's check (`--mechanism auto` calibrates its candidates with it).
+ReleaseAccounting account_composition(const ReleaseRequest& request,
+                                      const ValidatedRelease& validated);
 // The same without the ledger's verdict (a batch asks the ledger itself: Ledger::reserve), with
 // the ledger already open.
 ReleaseAccounting account(const ReleaseRequest& request, const ValidatedRelease& validated,

@@ -1,0 +1,121 @@
+#pragma once
+// `--mechanism auto` (issue #28; docs/privacy.md "Choosing a mechanism from a private summary",
+// docs/utility.md "Choosing automatically"): the release picks its map from a public list of
+// candidates, privately, and the total (ε, δ) covers the choosing.
+//
+//   plan       public inputs only (n, E, δ, the fraction f, domain, kernel, ℓ, r, σ, t, M_Y): the
+//              summary S (the grid mean on sign(y − t) over coarse public cells, calibrated to
+//              f·E) and the candidates C_k, each calibrated to one common per-candidate target
+//              E_c, lowered by bisection until summary_then_choice(S, {C_k}).epsilon(δ) ≤ E
+//              (Mironov 2017, Prop. 1: the summary plus the ENVELOPE max_k ε_α(C_k));
+//   summary    S(D): one draw of the grid mean through the release's map mechanism;
+//   choose     post-processing of S's output only: simulated data sets calibrated by the summary
+//              (record locations from its noisy counts, the share above t from its
+//              post-processing GP, sampled), every candidate run on them through the SAME seam
+//              as releases (prepared_release.hpp: the same validation, map mechanism, snapping
+//              and released set), scored at simulated held-out records; the highest mean
+//              accuracy wins, a near tie goes to the simpler candidate;
+//   release    the chosen candidate's draw (the trivial map: the constant side of the summary,
+//              no further draw); its accounting composes S then the envelope (AutoSelection).
+//
+// Simulations are capped for speed: at most kAutoSimulatedRecords records per simulated data set;
+// when n is larger each candidate runs on the thinned data with its parameters scaled so that the
+// information per unit area is n's (posterior sample and functional: r² ∝ n; grid mean: s_S ∝ n),
+// see docs/utility.md.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpdp/privacy/accountant.hpp"
+#include "gpdp/release/grid_mean.hpp"
+#include "gpdp/release/stages.hpp"
+
+namespace gpdp::release {
+
+// The summary's cells: the UG rule at f·E, at most this many.
+inline constexpr long kAutoSummaryMaxCells = 256;
+// Simulated data sets, training records (at most n) and held-out records per data set.
+inline constexpr int kAutoSimulations = 10;
+inline constexpr long kAutoSimulatedRecords = 400;
+inline constexpr long kAutoSimulatedTests = 200;
+// A candidate replaces a simpler one only when its mean simulated accuracy is higher by more than
+// this; the best is "useful" only when it beats the trivial map's by more than kAutoUsefulMargin.
+inline constexpr double kAutoTieMargin = 0.005;
+inline constexpr double kAutoUsefulMargin = 0.01;
+// The simulations' generator (public: the simulations are post-processing of the summary).
+inline constexpr std::uint64_t kAutoSimulationSeed = 0x6770647028ULL;
+
+struct AutoCandidate {
+  std::string name;
+  ReleaseRequest request;        // its public parameters, calibrated to the common target E_c
+  ValidatedRelease validated;    // the records under its response transform (y or sign)
+  ReleaseAccounting accounting;  // its own composition (account_mechanism), no ledger
+  bool trivial = false;          // the constant side of the summary: no event, no draw
+};
+
+struct AutoPlan {
+  AutoSpec spec;
+  InputSpec input;              // the request's own (transform, scale: the simulated responses)
+  double target_epsilon = 0.0;  // E
+  ReleaseRequest summary_request;
+  ValidatedRelease summary_validated;
+  ReleaseAccounting summary_accounting;
+  // Simplest first (a near tie goes to the earlier): [0] the trivial map (with
+  // spec.trivial_candidate false, a reference only), then the mechanisms.
+  std::vector<AutoCandidate> candidates;
+  double candidate_epsilon = 0.0;  // E_c
+  privacy::Accountant total;       // summary_then_choice(summary, candidates)
+  privacy::Guarantee guarantee;    // total at δ: ≤ E, verified
+};
+// Public inputs only (the records' n, the evaluation, the request's public parameters): the
+// summary, the candidates and their common calibration. ParameterError naming the option for a
+// request auto cannot serve (no target ε, --config-from, --keep-path, --smooth, --prior-mean,
+// --cells, --draws > 1, --eta, --noise-scale, a fraction outside (0, 1)).
+AutoPlan plan_auto(const ReleaseRequest& request, const ValidatedRelease& validated);
+
+struct AutoPrediction {
+  double accuracy = 0.0;  // mean over the simulations
+  double lo = 0.0;        // 5 % and 95 % quantiles over the simulations
+  double hi = 0.0;
+  double iou = 0.0;  // mean
+};
+struct AutoChoice {
+  CellTable summary;  // S's output (the grid mean's noisy cell table, sign response)
+  std::size_t winner = 0;
+  std::vector<AutoPrediction> predictions;  // per candidate
+  bool useless = false;   // the best non-trivial is not better than trivial by the margin
+  nlohmann::json report;  // the certificate's "auto" block
+};
+// The choice from S's output and public inputs only (post-processing).
+AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary);
+// Draws S with the release's generator (with `insecure_seed`: a seeded one, NOT private) and
+// chooses.
+AutoChoice draw_summary_and_choose(const AutoPlan& plan,
+                                   const std::optional<std::uint64_t>& insecure_seed);
+
+// The chosen candidate's request (with its AutoSelection: account_mechanism then composes the
+// summary and the envelope) and records.
+struct ChosenRelease {
+  ReleaseRequest request;
+  ValidatedRelease validated;
+  bool trivial = false;
+};
+ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,
+                             const nlohmann::json& report);
+// The released paths of the choice: the candidate's draw (the request's generator), or the
+// trivial map read from the summary's table (no draw).
+ReleasedPaths draw_chosen(const AutoChoice& choice, const ChosenRelease& chosen,
+                          const ReleaseAccounting& accounting);
+// The accounting of the plan before any choice (PreparedRelease::guarantee, a pre-check): the
+// summary's mechanism with the total composition.
+ReleaseAccounting planned_accounting(const AutoPlan& plan);
+
+// `gpdp release --mechanism auto`: validate, plan, ledger pre-check, summary, choice, then the
+// chosen release through account → draw → render → certify → publish (release.hpp run_release
+// calls it). With refuse_if_useless and a useless best candidate: the summary alone is charged
+// (its row marked failed) and Error says so; nothing is published.
+ReleaseOutcome run_auto_release(const ReleaseRequest& request);
+
+}  // namespace gpdp::release

@@ -1,0 +1,541 @@
+// `--mechanism auto` (auto_mechanism.hpp): plan (public), summary, simulated choice, release.
+#include "gpdp/release/auto_mechanism.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+#include "gpdp/error.hpp"
+#include "gpdp/privacy/envelope.hpp"
+#include "gpdp/release/evaluation.hpp"
+#include "gpdp/release/map_mechanism.hpp"
+#include "gpdp/release/prepared_release.hpp"
+#include "gpdp/release/release.hpp"
+#include "gpdp/rng.hpp"
+#include "gpdp/sampler.hpp"
+
+namespace gpdp::release {
+
+namespace {
+
+using nlohmann::json;
+using privacy::CalibrationParameter;
+using privacy::MechanismKind;
+
+// The public rules of the candidates (docs/utility.md "Choosing automatically").
+constexpr double kSignSigma = 0.05;        // posterior sample on the sign response: σ
+constexpr double kFunctionalRidge = 10.0;  // functional: its public ridge r (s solved)
+constexpr double kPriorMeanFraction = 0.1;
+
+void check_auto_request(const ReleaseRequest& q) {
+  const AutoSpec& s = *q.auto_mechanism;
+  require_parameter(q.calibration.has_value(), "target_epsilon",
+                    "--mechanism auto needs --target-epsilon (the total ε, the choosing included)");
+  require_parameter(
+      std::isfinite(s.choose_fraction) && s.choose_fraction > 0 && s.choose_fraction < 1,
+      "choose_fraction",
+      fmt::format("--mechanism auto: --choose-fraction must lie in (0, 1), got {}",
+                  s.choose_fraction));
+  require_parameter(!q.preview, "config_from",
+                    "--mechanism auto chooses its own configuration: no --config-from");
+  require_parameter(!q.keep_path, "keep_path",
+                    "--mechanism auto: --keep-path is not supported (a candidate may be the "
+                    "functional mechanism or the trivial map, which keep no path)");
+  require_parameter(q.smooth == 0, "smooth",
+                    "--mechanism auto: --smooth is not supported (the simulations do not smooth)");
+  require_parameter(!q.prior_mean, "prior_mean",
+                    "--mechanism auto chooses the prior mean itself: no --prior-mean");
+  require_parameter(q.cells.empty(), "cells", "--mechanism auto chooses its cells: no --cells");
+  require_parameter(!q.grid_map, "grid_map", "--mechanism auto chooses the map: no --grid-map");
+  require_parameter(!q.snap_covariates, "snap_covariates",
+                    "--mechanism auto: --snap-covariates is not supported (it applies to the "
+                    "posterior sample on a whole grid only)");
+  require_parameter(q.draws == 1, "draws", "--mechanism auto releases one map: --draws must be 1");
+  require_parameter(q.mechanism.eta == 0, "eta", "--mechanism auto: --eta is not supported");
+}
+
+// The records under another public response transform, with the original's identity.
+ValidatedRelease revalidated(const ReleaseRequest& q, const ValidatedRelease& v) {
+  ValidatedRelease out = validated(
+      q, prepare_data_from_arrays(v.prepared.raw_covariates, v.prepared.raw_response, q.input),
+      v.evaluation);
+  out.prepared.sha256 = v.prepared.sha256;
+  out.prepared.file_bytes = v.prepared.file_bytes;
+  out.prepared.numeric_rows = v.prepared.numeric_rows;
+  out.release_uid = v.release_uid;
+  out.reserved = v.reserved;
+  return out;
+}
+
+// The sign of the centred response, sign(transform(y) − t) ∈ {−1, 0, 1}, M_Y = 1.
+InputSpec sign_input(const ReleaseRequest& q) {
+  InputSpec in = q.input;
+  in.sign = true;
+  in.center = q.threshold;
+  in.scale = 1.0;
+  in.M_Y = 1.0;
+  return in;
+}
+
+// A candidate's request from the base: one mechanism of one draw, calibrated at `epsilon`.
+ReleaseRequest candidate_request(const ReleaseRequest& base, MechanismKind kind, bool sign,
+                                 double epsilon) {
+  ReleaseRequest c = base;
+  c.auto_mechanism.reset();
+  c.selection.reset();
+  c.mechanism.kind = kind;
+  c.mechanism.noise_scale = privacy::has_noise_scale(kind) ? 1.0 : 0.0;
+  if (sign) c.input = sign_input(base);
+  const CalibrationParameter p =
+      privacy::has_noise_scale(kind) ? CalibrationParameter::Noise : CalibrationParameter::R;
+  c.calibration = CalibrationGoal{p, epsilon};
+  return c;
+}
+
+Box model_domain(const ReleaseRequest& q, const ValidatedRelease& v) {
+  return v.geo ? v.geo->model_domain() : *q.input.domain;
+}
+
+// The candidates at the per-candidate target E_c: their requests and own accountings.
+void calibrate_candidates(std::vector<AutoCandidate>& cands, double epsilon) {
+  for (auto& c : cands) {
+    if (c.trivial) continue;
+    c.request.calibration->target_epsilon = epsilon;
+    c.accounting = account_composition(c.request, c.validated);
+  }
+}
+
+std::vector<privacy::Accountant> compositions(const std::vector<AutoCandidate>& cands) {
+  std::vector<privacy::Accountant> out;
+  for (const auto& c : cands)
+    out.push_back(c.trivial ? privacy::Accountant() : c.accounting.composition);
+  return out;
+}
+
+}  // namespace
+
+AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
+  check_auto_request(q);
+  AutoPlan plan;
+  plan.spec = *q.auto_mechanism;
+  plan.input = q.input;
+  const double E = q.calibration->target_epsilon;
+  plan.target_epsilon = E;
+  const long n = v.prepared.data.n();
+
+  // The summary: the grid mean on sign(y − t), σ = r = 1 (a sign's within-cell variance is at most
+  // 1), coarse cells by the UG rule at f·E, at most kAutoSummaryMaxCells.
+  const double fE = plan.spec.choose_fraction * E;
+  ReleaseRequest s = candidate_request(q, MechanismKind::GridMean, true, fE);
+  s.mechanism.r = 1.0;
+  s.mechanism.sigma = 1.0;
+  const double cell_epsilon = std::min(
+      fE, static_cast<double>(kAutoSummaryMaxCells) * kGridMeanUgConstant / static_cast<double>(n));
+  s.cells = ug_cells(model_domain(q, v), n, cell_epsilon).counts;
+  plan.summary_validated = revalidated(s, v);
+  plan.summary_request = s;
+  plan.summary_accounting = account_composition(s, plan.summary_validated);
+
+  // The candidates, simplest first.
+  ReleaseRequest base = q;
+  base.prior_mean.reset();
+  const ValidatedRelease sign_v =
+      revalidated(candidate_request(q, MechanismKind::GridMean, true, E), v);
+  const auto add = [&](std::string name, MechanismKind kind, bool sign,
+                       const std::function<void(ReleaseRequest&)>& tune) {
+    AutoCandidate c;
+    c.name = std::move(name);
+    c.request = candidate_request(base, kind, sign, E);
+    tune(c.request);
+    c.validated = sign ? sign_v : v;
+    plan.candidates.push_back(std::move(c));
+  };
+  {
+    AutoCandidate trivial;
+    trivial.name = "trivial map (the summary's side, constant)";
+    trivial.trivial = true;
+    if (!plan.spec.trivial_candidate)
+      trivial.name += ", a reference only (no draw: not a candidate)";
+    plan.candidates.push_back(std::move(trivial));
+  }
+  const auto none = [](ReleaseRequest&) {};
+  add("grid mean, cell means (sign)", MechanismKind::GridMean, true,
+      [](ReleaseRequest& c) { c.grid_map = GridMap::Cells; });
+  add("grid mean + GP (sign)", MechanismKind::GridMean, true, none);
+  add("grid mean + GP", MechanismKind::GridMean, false, none);
+  add(fmt::format("posterior sample σ = {} (sign)", kSignSigma), MechanismKind::PosteriorSample,
+      true, [](ReleaseRequest& c) { c.mechanism.sigma = kSignSigma; });
+  add(fmt::format("posterior sample σ = {} (sign), prior mean dp", kSignSigma),
+      MechanismKind::PosteriorSample, true, [](ReleaseRequest& c) {
+        c.mechanism.sigma = kSignSigma;
+        c.prior_mean = PriorMeanSpec{true, kPriorMeanFraction, 0.0, std::nullopt};
+      });
+  add(fmt::format("functional, r = {}", kFunctionalRidge), MechanismKind::Functional, false,
+      [](ReleaseRequest& c) { c.mechanism.r = kFunctionalRidge; });
+
+  // The common per-candidate target E_c: the largest (bisection, log scale) with the summary plus
+  // the envelope within E.
+  const privacy::Accountant& summary = plan.summary_accounting.composition;
+  const auto total_at = [&](double ec) {
+    calibrate_candidates(plan.candidates, ec);
+    return privacy::summary_then_choice(summary, compositions(plan.candidates));
+  };
+  const auto fits = [&](double ec) {
+    return total_at(ec).epsilon(q.delta, q.conversion).epsilon <= E;
+  };
+  double lo = E - fE, hi = E;
+  for (int k = 0; k < 40 && !fits(lo); ++k) {
+    hi = lo;
+    lo /= 2;
+  }
+  require(fits(lo), fmt::format("--mechanism auto: no common candidate target fits ε = {}", E));
+  for (int k = 0; k < 7; ++k) {  // E_c within a factor (hi/lo)^(1/128) of the largest that fits
+    const double mid = std::sqrt(lo * hi);
+    (fits(mid) ? lo : hi) = mid;
+  }
+  plan.candidate_epsilon = lo;
+  plan.total = total_at(lo);
+  plan.guarantee = plan.total.epsilon(q.delta, q.conversion);
+  require(plan.guarantee.epsilon <= E * (1 + 1e-12),
+          fmt::format("--mechanism auto: the total ε = {} exceeds the target {}",
+                      plan.guarantee.epsilon, E));
+  return plan;
+}
+
+ReleaseAccounting planned_accounting(const AutoPlan& plan) {
+  ReleaseAccounting a = plan.summary_accounting;
+  a.composition = plan.total;
+  a.guarantee = plan.guarantee;
+  a.risk = privacy::attack_risk(a.composition, a.guarantee);
+  return a;
+}
+
+namespace {
+
+// ---- the simulations ---------------------------------------------------------------------------
+
+// q-quantile (linear interpolation) of `values`.
+double quantile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  const double pos = q * static_cast<double>(values.size() - 1);
+  const auto i = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t j = std::min(i + 1, values.size() - 1);
+  return values[i] + (pos - static_cast<double>(i)) * (values[j] - values[i]);
+}
+
+// `count` points drawn from the noisy-count density: cell ∝ max(Ñ_c, 0), uniform within it.
+Points simulated_locations(const CellTable& t, long count, Rng& rng) {
+  const Eigen::Index C = t.counts.size();
+  std::vector<double> cumulative(static_cast<std::size_t>(C));
+  double total = 0;
+  for (Eigen::Index c = 0; c < C; ++c) {
+    total += std::max(t.counts(c), 0.0);
+    cumulative[static_cast<std::size_t>(c)] = total;
+  }
+  const int d = t.layout.domain.dim();
+  Points X(count, d);
+  for (long i = 0; i < count; ++i) {
+    Eigen::Index c = 0;
+    if (total > 0) {
+      const double u = rng.uniform01() * total;
+      c = std::lower_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin();
+      c = std::min(c, C - 1);
+    } else {
+      c = static_cast<Eigen::Index>(rng.uniform01() * static_cast<double>(C)) % C;
+    }
+    const Box b = t.layout.bounds(c);
+    for (int a = 0; a < d; ++a)
+      X(i, a) = b.lower()(a) + rng.uniform01() * (b.upper()(a) - b.lower()(a));
+  }
+  return X;
+}
+
+// The request a candidate runs with on simulated data of n_sim records: its calibrated
+// parameters, fixed, scaled so the information per unit area is the real n's (header).
+ReleaseRequest simulated_request(const AutoCandidate& c, long n, long n_sim, const Box& domain) {
+  ReleaseRequest s = c.request;
+  const privacy::GpMechanism& m = c.accounting.mechanism;
+  const double ratio = static_cast<double>(n_sim) / static_cast<double>(n);
+  s.calibration.reset();
+  s.input.crs.clear();
+  s.input.model_crs.clear();
+  s.input.domain = domain;
+  s.input.policy = ResponsePolicy::Clip;
+  s.sampler = SamplerMethod::Auto;
+  s.mechanism.r = m.r;
+  s.mechanism.sigma = m.sigma;
+  s.mechanism.eta = m.eta;
+  s.mechanism.noise_scale = m.noise_scale;
+  if (m.kind == MechanismKind::GridMean) {
+    s.mechanism.noise_scale = m.noise_scale * ratio;
+    s.mechanism.count_noise = privacy::grid_mean_count_noise(m) * ratio;
+    s.cells = m.cells;
+  } else {
+    s.mechanism.r = m.r * std::sqrt(ratio);
+  }
+  if (c.accounting.prior_mean) s.prior_mean->noise = c.accounting.prior_mean->noise_scale;
+  return s;
+}
+
+// The released set of a seeded release on simulated records: the stages of PreparedRelease (the
+// same validation, map mechanism, snapping and released set) without its attack risk.
+Eigen::VectorXd simulated_set(const ReleaseRequest& r, const Points& X, const Eigen::VectorXd& raw,
+                              Evaluation evaluation, std::uint64_t seed) {
+  const ValidatedRelease v = validated(
+      r, prepare_data_from_arrays(X, raw, r.input, "simulated records"), std::move(evaluation));
+  const ReleaseAccounting a = account_composition(r, v);
+  SeededRng rng(seed);
+  SnappedDraws d = MapMechanism(draw_spec(r, v, a)).draw(rng, false);
+  return released_paths(r, v, a, std::move(d)).in_set;
+}
+
+// The raw response whose transformed value is z (the inverse of the public transform).
+double raw_of(double z, ResponseTransform t) {
+  return t == ResponseTransform::Log ? std::exp(z) : z;
+}
+
+std::string percent(double x) { return fmt::format("{:.3f}", x); }
+
+json prediction_json(const AutoPrediction& p) {
+  return {{"accuracy", p.accuracy}, {"lo", p.lo}, {"hi", p.hi}, {"iou", p.iou}};
+}
+
+}  // namespace
+
+AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
+  AutoChoice choice{std::move(summary), 0, {}, false, {}};
+  const CellTable& table = choice.summary;
+  const ReleaseRequest& sq = plan.summary_request;
+  const CellPosterior cp = cell_posterior(table, plan.summary_accounting.mechanism);
+  const bool trivial_above = cp.prior_mean >= 0;
+  const long n = plan.summary_validated.prepared.data.n();
+  const long n_sim = std::min(n, kAutoSimulatedRecords);
+  const long n_test = kAutoSimulatedTests;
+  const Box domain = table.layout.domain;
+  const auto& names = plan.summary_validated.prepared.data.covariate_names;
+  const double t = sq.threshold;
+  const double B = plan.input.scale.value_or(1.0);  // the public response scale
+  const ResponseTransform transform = plan.input.transform;
+
+  const std::size_t K = plan.candidates.size();
+  std::vector<std::vector<double>> accuracy(K), iou(K);
+  const SeededRng root(kAutoSimulationSeed);
+  for (int k = 0; k < kAutoSimulations; ++k) {
+    SeededRng rng = root.split(static_cast<std::uint64_t>(k));
+    const Points X = simulated_locations(table, n_sim + n_test, rng);
+    // The share above t: p(x) = clamp((1 + g(x))/2, 0, 1), g a draw of the summary's GP.
+    const Eigen::VectorXd g = sample(cp.posterior, X, 1, rng).values.col(0).array() + cp.prior_mean;
+    Eigen::VectorXd side(X.rows()), magnitude(X.rows());
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      const double p = std::clamp((1.0 + g(i)) / 2.0, 0.0, 1.0);
+      side(i) = rng.uniform01() < p ? 1.0 : -1.0;
+      magnitude(i) = rng.uniform01();
+    }
+    const Points train = X.topRows(n_sim), test = X.bottomRows(n_test);
+    Eigen::VectorXd raw(n_sim);
+    for (long i = 0; i < n_sim; ++i) raw(i) = raw_of(t + side(i) * B * magnitude(i), transform);
+    const Eigen::VectorXd truth = (side.tail(n_test).array() > 0).cast<double>();
+    const auto score = [&](std::size_t c, const Eigen::VectorXd& set) {
+      const Eigen::ArrayXd s = (set.array() > 0.5).cast<double>();
+      accuracy[c].push_back((s == truth.array()).cast<double>().mean());
+      const double inter = (s * truth.array()).sum();
+      const double uni = ((s + truth.array()) > 0).cast<double>().sum();
+      iou[c].push_back(uni == 0 ? 1.0 : inter / uni);
+    };
+    for (std::size_t c = 0; c < K; ++c) {
+      const AutoCandidate& cand = plan.candidates[c];
+      if (cand.trivial) {
+        score(c, Eigen::VectorXd::Constant(n_test, trivial_above ? 1.0 : 0.0));
+        continue;
+      }
+      score(c, simulated_set(simulated_request(cand, n, n_sim, domain), train, raw,
+                             evaluation_at(test, names, domain),
+                             kAutoSimulationSeed + 1000 * static_cast<std::uint64_t>(k) + c));
+    }
+  }
+
+  for (std::size_t c = 0; c < K; ++c) {
+    const auto& a = accuracy[c];
+    choice.predictions.push_back(
+        {std::accumulate(a.begin(), a.end(), 0.0) / static_cast<double>(a.size()),
+         quantile(a, 0.05), quantile(a, 0.95),
+         std::accumulate(iou[c].begin(), iou[c].end(), 0.0) / static_cast<double>(iou[c].size())});
+  }
+  // The highest mean accuracy; a near tie (within kAutoTieMargin) goes to the simpler.
+  std::size_t best = plan.spec.trivial_candidate ? 0 : 1, best_nontrivial = 1;
+  for (std::size_t c = best + 1; c < K; ++c) {
+    if (choice.predictions[c].accuracy > choice.predictions[best].accuracy + kAutoTieMargin)
+      best = c;
+    if (choice.predictions[c].accuracy > choice.predictions[best_nontrivial].accuracy)
+      best_nontrivial = c;
+  }
+  choice.winner = best;
+  const AutoPrediction& triv = choice.predictions[0];
+  choice.useless =
+      choice.predictions[best_nontrivial].accuracy <= triv.accuracy + kAutoUsefulMargin;
+
+  // The report (the certificate's "auto" block).
+  const privacy::Guarantee summary_alone = plan.summary_accounting.composition.epsilon(
+      plan.summary_request.delta, plan.summary_request.conversion);
+  const privacy::Guarantee map_alone =
+      privacy::Accountant()
+          .add_choice(compositions(plan.candidates))
+          .epsilon(plan.summary_request.delta, plan.summary_request.conversion);
+  json candidates = json::array();
+  for (std::size_t c = 0; c < K; ++c) {
+    const AutoCandidate& cand = plan.candidates[c];
+    json j{{"name", cand.name}, {"predicted", prediction_json(choice.predictions[c])}};
+    if (cand.trivial) {
+      j["configuration"] = {{"side", trivial_above ? "everywhere exceeds" : "nowhere exceeds"}};
+      j["epsilon"] = 0.0;
+    } else {
+      const auto& m = cand.accounting.mechanism;
+      j["configuration"] = {{"mechanism", privacy::to_string(m.kind)},
+                            {"response", cand.request.input.sign ? "sign(y − t)" : "y"},
+                            {"r", m.r},
+                            {"sigma", m.sigma},
+                            {"ell", m.kernel->lengthscale()}};
+      if (privacy::has_noise_scale(m.kind)) j["configuration"]["noise_scale"] = m.noise_scale;
+      if (m.kind == MechanismKind::GridMean) j["configuration"]["cells"] = m.cells;
+      if (cand.accounting.prior_mean)
+        j["configuration"]["prior_mean_noise"] = cand.accounting.prior_mean->noise_scale;
+      j["epsilon"] = cand.accounting.guarantee.epsilon;
+    }
+    candidates.push_back(j);
+  }
+  const AutoCandidate& won = plan.candidates[best];
+  const AutoPrediction& wp = choice.predictions[best];
+  const double E = plan.target_epsilon;
+  std::string line = fmt::format(
+      "{} — predicted accuracy {} [{}, {}] vs trivial {}; choosing cost ε {:.3g} of {:.3g}",
+      won.name, percent(wp.accuracy), percent(wp.lo), percent(wp.hi), percent(triv.accuracy),
+      summary_alone.epsilon, E);
+  if (choice.useless) {
+    line += fmt::format(
+        "; no candidate is predicted better than the trivial map by more than {} (the map is "
+        "likely no more useful than 'nowhere/everywhere exceeds')",
+        kAutoUsefulMargin);
+  }
+  choice.report = {
+      {"rule",
+       "a DP summary (the grid mean on sign(y − t) over coarse public cells, ε_choose = "
+       "--choose-fraction × target) calibrates simulated data sets (locations from its noisy "
+       "counts, the share above t from its post-processing GP, sampled); every candidate runs "
+       "on them through the release's own map mechanism and is scored at simulated held-out "
+       "records; the highest mean accuracy wins, a difference within the tie margin goes to the "
+       "simpler (listed first)"},
+      {"composition",
+       "Mironov 2017, Prop. 1 (adaptive sequential composition): the summary's RDP curve plus the "
+       "envelope max_k ε_α(C_k) of the candidates, each calibrated to the common per-candidate "
+       "target (docs/privacy.md)"},
+      {"target_epsilon", E},
+      {"choose_fraction", plan.spec.choose_fraction},
+      {"epsilon_choosing", summary_alone.epsilon},
+      {"epsilon_map", map_alone.epsilon},
+      {"epsilon_total", plan.guarantee.epsilon},
+      {"candidate_target_epsilon", plan.candidate_epsilon},
+      {"summary",
+       {{"mechanism", "grid-mean"},
+        {"response", "sign(y − t)"},
+        {"cells", table.layout.counts},
+        {"noise_scale", plan.summary_accounting.mechanism.noise_scale},
+        {"share_above", (1.0 + cp.prior_mean) / 2.0},
+        {"table", to_json(table)}}},
+      {"simulation",
+       {{"data_sets", kAutoSimulations},
+        {"records", n_sim},
+        {"held_out", n_test},
+        {"thinned", n_sim < n},
+        {"seed", kAutoSimulationSeed}}},
+      {"tie_margin", kAutoTieMargin},
+      {"useful_margin", kAutoUsefulMargin},
+      {"candidates", candidates},
+      {"chosen", won.name},
+      {"predicted", prediction_json(wp)},
+      {"trivial_predicted", prediction_json(triv)},
+      {"useless", choice.useless},
+      {"line", line}};
+  return choice;
+}
+
+AutoChoice draw_summary_and_choose(const AutoPlan& plan,
+                                   const std::optional<std::uint64_t>& insecure_seed) {
+  DrawSpec spec = draw_spec(plan.summary_request, plan.summary_validated, plan.summary_accounting);
+  // A seeded release: the summary's own stream (NOT private either way).
+  spec.insecure_seed.reset();
+  if (insecure_seed) spec.insecure_seed = *insecure_seed ^ 0x9e3779b97f4a7c15ULL;
+  SnappedDraws d = draw_snapped(spec, false);
+  return choose_candidate(plan, std::move(*d.table));
+}
+
+ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,
+                             const nlohmann::json& report) {
+  const AutoCandidate& c = plan.candidates.at(winner);
+  ChosenRelease out{c.trivial ? plan.summary_request : c.request,
+                    c.trivial ? plan.summary_validated : c.validated, c.trivial};
+  out.request.selection = std::make_shared<const AutoSelection>(
+      AutoSelection{plan.summary_accounting.composition, compositions(plan.candidates), report});
+  return out;
+}
+
+ReleasedPaths draw_chosen(const AutoChoice& choice, const ChosenRelease& chosen,
+                          const ReleaseAccounting& a) {
+  if (!chosen.trivial) return draw_and_snap(chosen.request, chosen.validated, a);
+  // The trivial map: a function of the summary's table only (no draw).
+  const CellPosterior cp = cell_posterior(choice.summary, a.mechanism);
+  const Eigen::Index m = chosen.validated.model_points.rows();
+  SnappedDraws d;
+  d.values = Eigen::MatrixXd::Constant(m, 1, cp.prior_mean);
+  d.probability = Eigen::VectorXd::Constant(m, cp.prior_mean >= chosen.validated.level ? 1.0 : 0.0);
+  d.table = choice.summary;
+  d.sampler =
+      "auto: the trivial map, the constant mean μ₀ of the summary's cell table (sign response; "
+      "no further draw)";
+  d.rng = rng_description(chosen.request.insecure_seed);
+  return released_paths(chosen.request, chosen.validated, a, std::move(d));
+}
+
+namespace {
+
+// --refuse-if-useless: the summary was drawn, so its ε is charged (the refusal is a function of
+// its output); its ledger row is marked failed with the reason, and nothing is published.
+[[noreturn]] void refuse(const AutoPlan& plan, const AutoChoice& choice) {
+  const ReleaseRequest& q = plan.summary_request;
+  const ReleaseAccounting a = account(q, plan.summary_validated);
+  LedgerEntry entry = a.entry;
+  entry.created = utc_timestamp();
+  entry.parameters["auto"] = {{"refused", true}, {"report", choice.report}};
+  Ledger ledger(q.ledger_path, q.ledger_key_path);
+  const LedgerDecision d =
+      ledger.record(entry, a.identity, q.budget, q.conversion, q.budget_orders);
+  const std::string why = fmt::format(
+      "--refuse-if-useless: {}; refused: the summary's ε = {:.4g} was charged (ledger release "
+      "{}, marked failed), nothing was published",
+      choice.report["line"].get<std::string>(), a.guarantee.epsilon, d.id);
+  ledger.mark_failed(d.id, why);
+  throw PrivacyError(why);
+}
+
+}  // namespace
+
+ReleaseOutcome run_auto_release(const ReleaseRequest& q) {
+  const ValidatedRelease v = validate(q);
+  const AutoPlan plan = plan_auto(q, v);
+  {
+    // The ledger's verdict on the total before anything is drawn (public: the same record
+    // whichever candidate wins).
+    const ChosenRelease any = chosen_release(plan, 1, nullptr);
+    account(any.request, any.validated);
+  }
+  const AutoChoice choice = draw_summary_and_choose(plan, q.insecure_seed);
+  if (choice.useless && plan.spec.refuse_if_useless) refuse(plan, choice);
+  const ChosenRelease chosen = chosen_release(plan, choice.winner, choice.report);
+  const ReleaseAccounting a = account(chosen.request, chosen.validated);
+  const ReleasedPaths p = draw_chosen(choice, chosen, a);
+  return render_certify_publish(chosen.request, chosen.validated, a, p);
+}
+
+}  // namespace gpdp::release
