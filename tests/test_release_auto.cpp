@@ -57,7 +57,7 @@ TEST(ReleaseAuto, SpendOfChoosingInCertificateAndLedgerAndTotalWithinTarget) {
   EXPECT_DOUBLE_EQ(a["epsilon_map"].get<double>(), cert["parts"][1]["epsilon"].get<double>());
   EXPECT_LT(a["epsilon_map"].get<double>(), total);
   // Every candidate listed with its prediction; the chosen one among them.
-  ASSERT_EQ(a["candidates"].size(), 6u);
+  ASSERT_EQ(a["candidates"].size(), 7u);
   bool found = false;
   for (const auto& c : a["candidates"]) {
     found = found || c["name"] == a["chosen"];
@@ -65,7 +65,7 @@ TEST(ReleaseAuto, SpendOfChoosingInCertificateAndLedgerAndTotalWithinTarget) {
     EXPECT_LE(c["predicted"]["accuracy"].get<double>(), c["predicted"]["hi"].get<double>());
   }
   EXPECT_TRUE(found);
-  EXPECT_EQ(cert["privacy_record"]["events"][1]["candidates"].size(), 6u);
+  EXPECT_EQ(cert["privacy_record"]["events"][1]["candidates"].size(), 7u);
   EXPECT_EQ(cert["privacy_record"]["events"][1]["candidates"][0], json::array());  // trivial
   // The ledger charged exactly this record: replayed, the same ε; the filter counts it.
   release::Ledger ledger(f.dir.file("ledger.sqlite"));
