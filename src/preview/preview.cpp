@@ -180,19 +180,6 @@ double bandwidth_unit(const PreviewRequest& q, double ell) {
   return std::min(ell, extent / 4.0);
 }
 
-double quantile(std::vector<double> v, double p) {
-  std::sort(v.begin(), v.end());
-  const double at = p * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(at));
-  const auto hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
-
-Interval interval(const std::vector<double>& v) {
-  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-  return {mean, quantile(v, 0.05), quantile(v, 0.95)};
-}
-
 double standard_error(const std::vector<double>& v) {
   const double n = static_cast<double>(v.size());
   const double mean = std::accumulate(v.begin(), v.end(), 0.0) / n;

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "gpdp/error.hpp"
+#include "gpdp/interval.hpp"
 #include "gpdp/privacy/envelope.hpp"
 #include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/map_mechanism.hpp"
@@ -217,15 +218,6 @@ namespace {
 
 // ---- the simulations ---------------------------------------------------------------------------
 
-// q-quantile (linear interpolation) of `values`.
-double quantile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  const double pos = q * static_cast<double>(values.size() - 1);
-  const auto i = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t j = std::min(i + 1, values.size() - 1);
-  return values[i] + (pos - static_cast<double>(i)) * (values[j] - values[i]);
-}
-
 // `count` points drawn from the noisy-count density: cell ∝ max(Ñ_c, 0), uniform within it.
 Points simulated_locations(const CellTable& t, long count, Rng& rng) {
   const Eigen::Index C = t.counts.size();
@@ -358,10 +350,9 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   }
 
   for (std::size_t c = 0; c < K; ++c) {
-    const auto& a = accuracy[c];
+    const Interval a = interval(accuracy[c]);
     choice.predictions.push_back(
-        {std::accumulate(a.begin(), a.end(), 0.0) / static_cast<double>(a.size()),
-         quantile(a, 0.05), quantile(a, 0.95),
+        {a.mean, a.lo, a.hi,
          std::accumulate(iou[c].begin(), iou[c].end(), 0.0) / static_cast<double>(iou[c].size())});
   }
   // The highest mean accuracy; a near tie (within kAutoTieMargin) goes to the simpler.
@@ -485,11 +476,11 @@ ReleasedPaths draw_chosen(const AutoChoice& choice, const ChosenRelease& chosen,
                           const ReleaseAccounting& a) {
   if (!chosen.trivial) return draw_and_snap(chosen.request, chosen.validated, a);
   // The trivial map: a function of the summary's table only (no draw).
-  const CellPosterior cp = cell_posterior(choice.summary, a.mechanism);
+  const double mu0 = table_prior_mean(choice.summary, a.mechanism.n, a.mechanism.M_Y);
   const Eigen::Index m = chosen.validated.model_points.rows();
   SnappedDraws d;
-  d.values = Eigen::MatrixXd::Constant(m, 1, cp.prior_mean);
-  d.probability = Eigen::VectorXd::Constant(m, cp.prior_mean >= chosen.validated.level ? 1.0 : 0.0);
+  d.values = Eigen::MatrixXd::Constant(m, 1, mu0);
+  d.probability = Eigen::VectorXd::Constant(m, mu0 >= chosen.validated.level ? 1.0 : 0.0);
   d.table = choice.summary;
   d.sampler =
       "auto: the trivial map, the constant mean μ₀ of the summary's cell table (sign response; "

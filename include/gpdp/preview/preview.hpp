@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "gpdp/domain.hpp"
+#include "gpdp/interval.hpp"
 #include "gpdp/preview/evaluation_points.hpp"
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/calibrate.hpp"
@@ -116,11 +117,7 @@ struct ReleaseConfig {
   bool sign = false;  // the sign-clipped response
 };
 
-struct Interval {
-  double mean = 0.0;
-  double lo = 0.0;  // 5 % quantile over the held-out simulations
-  double hi = 0.0;  // 95 % quantile
-};
+using Interval = gpdp::Interval;  // over the held-out simulations
 
 struct CandidateResult {
   ReleaseConfig config;
