@@ -1,10 +1,10 @@
 // gpdp::quantile and gpdp::interval (the preview's and --mechanism auto's predicted utility)
 // against order statistics computed by hand.
-#include "gpdp/interval.hpp"
-
 #include <gtest/gtest.h>
 
 #include <vector>
+
+#include "gpdp/interval.hpp"
 
 namespace gpdp {
 namespace {
