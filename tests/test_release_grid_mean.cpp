@@ -128,6 +128,39 @@ TEST(ReleaseGridMean, AggregatesAndCells) {
   EXPECT_EQ(ug_cells(Box::parse("0:1"), 5, 0.5).counts, (std::vector<long>{1}));
 }
 
+TEST(ReleaseGridMean, DefaultCellsAreTheUgCountCappedAtFiveRecordsPerCell) {
+  const Box unit = Box::parse("0:1,0:1"), wide = Box::parse("0:2,0:1");
+  // C = min(n ε / 10, n / 5): the UG count below ε = 2, n / 5 from there on.
+  // n = 1000, ε = 1: 100 cells, 10 x 10 (the UG rule's).
+  EXPECT_EQ(grid_mean_cells(unit, 1000, 1.0).counts, (std::vector<long>{10, 10}));
+  // n = 1000, ε = 10: the UG rule's 1000 cells (one record each) capped at 200; √200 = 14.1.
+  EXPECT_EQ(grid_mean_cells(unit, 1000, 10.0).counts, (std::vector<long>{14, 14}));
+  EXPECT_EQ(ug_cells(unit, 1000, 10.0).counts, (std::vector<long>{32, 32}));
+  // n = 800, ε = 10 on a 2 x 1 domain: 160 cells of side h = √(2/160) = 0.112: 17.9 x 8.9.
+  EXPECT_EQ(grid_mean_cells(wide, 800, 10.0).counts, (std::vector<long>{18, 9}));
+  // n = 5: one cell (n/5 = 1) at any ε.
+  EXPECT_EQ(grid_mean_cells(Box::parse("0:1"), 5, 30.0).counts, (std::vector<long>{1}));
+  // Monotone in ε and n, never above the UG rule, and constant from ε = 2 on.
+  long previous = 0;
+  for (const double eps : {0.1, 0.5, 1.0, 1.5, 2.0, 3.0, 10.0, 30.0, 100.0}) {
+    const long c = grid_mean_cells(unit, 1000, eps).size();
+    EXPECT_GE(c, previous) << eps;
+    EXPECT_LE(c, ug_cells(unit, 1000, eps).size()) << eps;
+    if (eps >= 2.0) {
+      EXPECT_EQ(c, 196) << eps;
+    }
+    previous = c;
+  }
+  previous = 0;
+  for (const long n : {10L, 100L, 1000L, 10000L, 100000L}) {
+    const long c = grid_mean_cells(unit, n, 10.0).size();
+    EXPECT_GE(c, previous) << n;
+    previous = c;
+  }
+  // The total cap still holds: n = 10⁵ at ε = 30 asks for 20,000.
+  EXPECT_EQ(grid_mean_cells(unit, 100000, 30.0).counts, (std::vector<long>{50, 50}));
+}
+
 TEST(ReleaseGridMean, CalibrationMeetsTheTargetAndTheEventReplays) {
   const privacy::GpMechanism m = grid_mean(500, 1.0, 1.0);
   for (const double target : {0.5, 1.0, 10.0}) {
@@ -193,9 +226,10 @@ TEST(ReleaseGridMean, ReleaseCertifiesRecordsAndPublishesTheTable) {
   const auto& c = o.certificate;
   EXPECT_EQ(c["mechanism"]["kind"], "grid-mean");
   EXPECT_LE(c["guarantee"]["epsilon"].get<double>(), 3.0);
-  // The UG rule at n = 400, ε = 3: 120 cells in the unit square, 11 x 11.
-  EXPECT_EQ(c["mechanism"]["cells"], nlohmann::json::array({11, 11}));
-  EXPECT_EQ(c["grid_mean"]["cells"], 121);
+  // The default cells at n = 400, ε = 3: min(n ε / 10, n / 5) = min(120, 80) = 80 cells in the
+  // unit square, √80 = 8.9: 9 x 9.
+  EXPECT_EQ(c["mechanism"]["cells"], nlohmann::json::array({9, 9}));
+  EXPECT_EQ(c["grid_mean"]["cells"], 81);
   ASSERT_EQ(c["privacy_record"]["events"].size(), 1u);
   EXPECT_EQ(c["privacy_record"]["events"][0]["kind"], "grid-mean");
   EXPECT_EQ(c["parts"][0]["epsilon"], c["guarantee"]["epsilon"]);
@@ -206,7 +240,7 @@ TEST(ReleaseGridMean, ReleaseCertifiesRecordsAndPublishesTheTable) {
   EXPECT_DOUBLE_EQ(replay.epsilon(q.delta, q.conversion).epsilon,
                    c["guarantee"]["epsilon"].get<double>());
   const auto cells = io::read_csv(q.out_dir + "/cells.csv");
-  EXPECT_EQ(cells.numeric({"noisy_sum"}).rows(), 121);
+  EXPECT_EQ(cells.numeric({"noisy_sum"}).rows(), 81);
   const auto draws = io::read_csv(q.out_dir + "/draws.csv");
   const Eigen::VectorXd prob = draws.numeric({"probability"}).col(0);
   const Eigen::VectorXd map = draws.numeric({"draw_1"}).col(0);

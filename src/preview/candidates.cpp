@@ -86,7 +86,7 @@ std::vector<Calibrated> calibrated_candidates(const privacy::GpMechanism& base,
     m.noise_scale = 1.0;
     m.eta = 0.0;
     require(m.domain.has_value(), "preview: the grid mean needs the domain");
-    m.cells = release::ug_cells(*m.domain, m.n, target.epsilon).counts;
+    m.cells = release::grid_mean_cells(*m.domain, m.n, target.epsilon).counts;
     attempt(m, 1, CalibrationParameter::Noise, Family::GridMean, "grid mean");
   }
   for (const double r : grid.functional_ridges) {

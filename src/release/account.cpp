@@ -114,12 +114,14 @@ ReleaseAccounting account_composition(const ReleaseRequest& q, const ValidatedRe
     a.calibration = CalibrationReport{*q.calibration, cal.value, cal.note};
   }
   if (a.mechanism.kind == privacy::MechanismKind::GridMean) {
-    // The cells: given, or the UG rule at the target ε (or the ε the given noise gives).
+    // The cells: given, or the default rule (the UG count, at most n/k: grid_mean_cells) at the
+    // target ε (or the ε the given noise gives).
     const double epsilon = q.calibration
                                ? q.calibration->target_epsilon
                                : privacy::account(a.mechanism, 1, q.delta, q.conversion).epsilon;
-    a.mechanism.cells =
-        q.cells.empty() ? ug_cells(*a.mechanism.domain, a.mechanism.n, epsilon).counts : q.cells;
+    a.mechanism.cells = q.cells.empty()
+                            ? grid_mean_cells(*a.mechanism.domain, a.mechanism.n, epsilon).counts
+                            : q.cells;
   }
   a.bounds = privacy::resolve_bounds(a.mechanism);
   a.composition = parts;

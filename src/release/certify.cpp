@@ -161,9 +161,10 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
     cert["grid_mean"] = {
         {"cells", p.table->layout.size()},
         {"cells_per_axis", p.table->layout.counts},
-        {"cells_rule", q.cells.empty() ? fmt::format("UG rule (Qardaji, Yang & Li 2013): n·ε/{} "
-                                                     "cells, at most {}",
-                                                     kGridMeanUgConstant, kGridMeanMaxCells)
+        {"cells_rule", q.cells.empty() ? fmt::format("UG rule (Qardaji, Yang & Li 2013) capped: "
+                                                     "min(n·ε/{}, n/{}) cells, at most {}",
+                                                     kGridMeanUgConstant,
+                                                     kGridMeanMinRecordsPerCell, kGridMeanMaxCells)
                                        : std::string("given (cells)")},
         {"kept_cells", cp.kept.size()},
         {"min_count", kGridMeanMinCount},

@@ -56,12 +56,9 @@ Points CellLayout::centres() const {
   return c;
 }
 
-CellLayout ug_cells(const Box& domain, long n, double epsilon) {
-  require(n >= 1 && std::isfinite(epsilon) && epsilon > 0,
-          "the grid mean's cell rule needs n ≥ 1 and ε > 0");
-  const double target =
-      std::clamp(std::round(static_cast<double>(n) * epsilon / kGridMeanUgConstant), 1.0,
-                 static_cast<double>(kGridMeanMaxCells));
+CellLayout square_cells(const Box& domain, double total) {
+  require(std::isfinite(total) && total > 0, "the grid mean's cell rule needs a positive count");
+  const double target = std::clamp(std::round(total), 1.0, static_cast<double>(kGridMeanMaxCells));
   const int d = domain.dim();
   const Eigen::VectorXd side = domain.upper() - domain.lower();
   // Square cells of side h: Π side_a / h = target, then per axis round(side_a / h) ≥ 1, and
@@ -77,6 +74,22 @@ CellLayout ug_cells(const Box& domain, long n, double epsilon) {
     --*it;
   }
   return layout;
+}
+
+CellLayout ug_cells(const Box& domain, long n, double epsilon) {
+  require(n >= 1 && std::isfinite(epsilon) && epsilon > 0,
+          "the grid mean's cell rule needs n ≥ 1 and ε > 0");
+  return square_cells(domain, static_cast<double>(n) * epsilon / kGridMeanUgConstant);
+}
+
+CellLayout grid_mean_cells(const Box& domain, long n, double epsilon) {
+  require(n >= 1 && std::isfinite(epsilon) && epsilon > 0,
+          "the grid mean's cell rule needs n ≥ 1 and ε > 0");
+  // At least k records per cell on average: the UG count alone gives about one at ε = 10, where
+  // the frontier measured k = 5 best (docs/utility.md, "The grid mean's cell rule").
+  const double nd = static_cast<double>(n);
+  return square_cells(
+      domain, std::min(nd * epsilon / kGridMeanUgConstant, nd / kGridMeanMinRecordsPerCell));
 }
 
 CellLayout grid_mean_layout(const privacy::GpMechanism& m) {

@@ -30,7 +30,8 @@ std::vector<options::OptionSpec> release_own_options() {
              "re-centred at it and re-clipped (docs/privacy.md)"),
       option("--cells", OptionType::Text, nullptr,
              "--mechanism grid-mean: public cells per axis, nx[,ny] (default: the UG rule of "
-             "Qardaji, Yang & Li 2013, n·ε/10 cells in all, at most 2500)"),
+             "Qardaji, Yang & Li 2013 capped at 5 records per cell, min(n·ε/10, n/5) cells in "
+             "all, at most 2500)"),
       option("--grid-map", OptionType::Text, nullptr,
              "--mechanism grid-mean: the released map, post-processing of the same noisy cell "
              "table at no privacy cost: gp (default; the mean of a GP fitted to the noisy cell "

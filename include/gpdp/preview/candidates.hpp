@@ -11,7 +11,7 @@ namespace gpdp::preview {
 
 struct Calibrated {
   Family family = Family::Default;  // Default (L = 1), Vote (L > 1), Eta, Functional, ...
-  privacy::GpMechanism mechanism;   // the grid mean: with its cells (the UG rule at the target)
+  privacy::GpMechanism mechanism;   // the grid mean: with its cells (grid_mean_cells at the target)
   privacy::CalibrationParameter solved = privacy::CalibrationParameter::R;
   int draws = 1;
   double epsilon = 0.0;              // achieved ε(δ) (with a prior mean: of the composition)
@@ -26,7 +26,7 @@ struct CandidateGrid {
   std::vector<double> functional_ridges;  // r of the functional mechanism
   std::vector<double> sigma_factors;      // r-calibrated at σ × factor (small σ)
   double prior_mean_fraction = 0.0;       // > 0: r-calibrated with a private prior mean
-  bool grid_mean = false;                 // the grid mean, s calibrated, UG cells
+  bool grid_mean = false;                 // the grid mean, s calibrated, default cells
   bool sign = false;                      // r-calibrated on the sign-clipped responses
 };
 

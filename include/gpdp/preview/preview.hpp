@@ -24,7 +24,7 @@
 //   functional  the functional Gaussian mechanism μ_D + s g with s calibrated, r from a grid
 //   small-sigma r-calibrated, one path, at σ × sigma_factors (a smaller prior scale)
 //   prior-mean  r-calibrated, one path, with a private prior mean spending prior_mean_fraction of ε
-//   grid-mean   the grid mean (noisy cell sums and counts, UG cells, s calibrated) and its GP map
+//   grid-mean   the grid mean (noisy cell sums and counts, default cells, s calibrated), GP map
 //   sign        r-calibrated, one path, on the sign-clipped responses (threshold at the centre
 //   only)
 // Released sets are computed by the SAME post-processing the release ships (smoothing, vote).

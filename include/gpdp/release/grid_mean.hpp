@@ -24,6 +24,10 @@ namespace gpdp::release {
 // The UG rule's constant (Qardaji, Yang & Li 2013): C ≈ n ε / c cells, and the cap on C.
 inline constexpr double kGridMeanUgConstant = 10.0;
 inline constexpr long kGridMeanMaxCells = 2500;
+// The grid mean's default cells hold at least this many records on average: C ≤ n / k. Measured
+// on the utility frontier (docs/utility.md, "The grid mean's cell rule"): the UG count alone gives
+// about one record per cell at ε = 10, and k = 5 beat k = 3, 4, 6, 10 and the uncapped rule.
+inline constexpr double kGridMeanMinRecordsPerCell = 5.0;
 // Cells with a noisy count below this are left out of the post-processing GP.
 inline constexpr double kGridMeanMinCount = 1.0;
 
@@ -37,9 +41,14 @@ struct CellLayout {
   // "lo:hi" bounds of cell k per axis, for cells.csv.
   Box bounds(Eigen::Index k) const;
 };
-// The UG rule: total cells C = clamp(round(n ε / c), 1, kGridMeanMaxCells) split over the axes in
-// proportion to the domain's sides (square cells as far as integer counts allow).
+// `total` cells (rounded, clamped to [1, kGridMeanMaxCells]) split over the axes in proportion to
+// the domain's sides (square cells as far as integer counts allow; never more than the cap).
+CellLayout square_cells(const Box& domain, double total);
+// The UG rule: C = n ε / c cells (square_cells). --mechanism auto's summary cells.
 CellLayout ug_cells(const Box& domain, long n, double epsilon);
+// The grid mean's default cells: the UG count, at most n / kGridMeanMinRecordsPerCell
+// (square_cells): C = min(n ε / c, n / k). Public inputs only (n, ε, the domain).
+CellLayout grid_mean_cells(const Box& domain, long n, double epsilon);
 
 // The cells of a grid-mean mechanism: its domain (the model CRS's) and cells per axis.
 CellLayout grid_mean_layout(const privacy::GpMechanism& m);

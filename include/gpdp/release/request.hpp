@@ -119,7 +119,8 @@ struct ReleaseRequest {
   // Excursion threshold t, in response units after the transform (before centring/scaling).
   double threshold = 0.0;
   double vote_cutoff = 0.5;  // released set = {vote fraction ≥ c} when L > 1
-  // The grid mean's public cells per axis (empty: the UG rule, grid_mean.hpp ug_cells).
+  // The grid mean's public cells per axis (empty: the default rule, grid_mean.hpp
+  // grid_mean_cells).
   std::vector<long> cells;
   // The grid mean's released map (post-processing, free; none: GridMap::Gp).
   std::optional<GridMap> grid_map;
