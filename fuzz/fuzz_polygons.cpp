@@ -11,7 +11,7 @@
 #include <exception>
 #include <vector>
 
-#include "gpdp/geometry/excursion_polygons.hpp"
+#include "gpdp/gis/excursion_polygons.hpp"
 #include "support/excursion_check.hpp"
 
 namespace {
@@ -44,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     values[k] = choices[digit];
   }
   try {
-    const auto in = gpdp::geometry::excursion_mask(values, 0.0);
-    const auto polygons = gpdp::geometry::set_polygons(in, grid);
+    const auto in = gpdp::gis::excursion_mask(values, 0.0);
+    const auto polygons = gpdp::gis::set_polygons(in, grid);
     const std::string failure = gpdp::test::excursion_polygon_failure(in, grid, polygons);
     if (!failure.empty()) {
       std::fprintf(stderr, "excursion polygons: %s\n", failure.c_str());

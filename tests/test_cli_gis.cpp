@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "gpdp/geometry/raster_frame.hpp"
 #include "gpdp/gis/crs.hpp"
 #include "gpdp/gis/gdal.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 #include "gpdp/io/csv.hpp"
 #include "support/excursion_check.hpp"
 #include "support/paths.hpp"
@@ -66,7 +66,7 @@ TEST(CliGis, ProjectedCrsMapTifAndRfc7946GeoJson) {
   EXPECT_STREQ(ds->GetSpatialRef()->GetAuthorityCode(nullptr), "28992");
   double gt[6];
   ASSERT_EQ(ds->GetGeoTransform(gt), CE_None);
-  const auto frame = geometry::raster_frame(kGrid);
+  const auto frame = gis::raster_frame(kGrid);
   for (int k = 0; k < 6; ++k)
     EXPECT_DOUBLE_EQ(gt[k], frame.geotransform[static_cast<std::size_t>(k)]);
   ASSERT_EQ(ds->GetRasterCount(), 2);  // value, in_set
@@ -95,7 +95,7 @@ TEST(CliGis, ProjectedCrsMapTifAndRfc7946GeoJson) {
   const gis::Transformer back(gis::Crs::parse("EPSG:4326"), gis::Crs::parse("EPSG:28992"));
   for (auto& p : ll) {
     for (auto* ring : [&] {
-           std::vector<geometry::Ring*> rs{&p.outer};
+           std::vector<gis::Ring*> rs{&p.outer};
            for (auto& h : p.holes) rs.push_back(&h);
            return rs;
          }()) {

@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/contour_lines.hpp"
-#include "gpdp/geometry/excursion_polygons.hpp"
-#include "gpdp/geometry/geojson.hpp"
-#include "gpdp/geometry/intervals.hpp"
-#include "gpdp/geometry/polygon.hpp"
+#include "gpdp/gis/contour_lines.hpp"
+#include "gpdp/gis/excursion_polygons.hpp"
+#include "gpdp/gis/geojson.hpp"
+#include "gpdp/gis/intervals.hpp"
+#include "gpdp/gis/polygon.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 namespace {
 
 // Samples f on the grid in gpdp::Grid order (first axis fastest).
@@ -147,4 +147,4 @@ TEST(Intervals, RunsAboveTheLevelWithInterpolatedEnds) {
 }
 
 }  // namespace
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/excursion_polygons.hpp"
-#include "gpdp/geometry/polygon.hpp"
-#include "gpdp/geometry/raster_frame.hpp"
+#include "gpdp/gis/excursion_polygons.hpp"
+#include "gpdp/gis/polygon.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 #include "support/excursion_check.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 namespace {
 
 std::vector<double> sample(const Grid& g, const std::function<double(double, double)>& f) {
@@ -194,4 +194,4 @@ TEST(ExcursionPolygons, ThousandsOfRandomFieldsNeverFailAndMatchTheSet) {
 }
 
 }  // namespace
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

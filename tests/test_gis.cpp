@@ -9,12 +9,12 @@
 #include <fstream>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/excursion_polygons.hpp"
-#include "gpdp/geometry/raster_frame.hpp"
 #include "gpdp/gis/crs.hpp"
+#include "gpdp/gis/excursion_polygons.hpp"
 #include "gpdp/gis/gdal.hpp"
 #include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/gis/geotiff.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 #include "gpdp/gis/rfc7946.hpp"
 #include "support/paths.hpp"
 #include "support/rfc7946_check.hpp"
@@ -92,7 +92,7 @@ TEST(GeoTiff, GdalReadsBackCrsGeotransformNodataAndValues) {
   EXPECT_STREQ(srs->GetAuthorityCode(nullptr), "28992");
   double gt[6];
   ASSERT_EQ(ds->GetGeoTransform(gt), CE_None);
-  const auto frame = geometry::raster_frame(grid);
+  const auto frame = gis::raster_frame(grid);
   for (int k = 0; k < 6; ++k)
     EXPECT_DOUBLE_EQ(gt[k], frame.geotransform[static_cast<std::size_t>(k)]);
   EXPECT_DOUBLE_EQ(gt[0], 178440.0);  // half a 40 m cell left of the first node
@@ -132,7 +132,7 @@ TEST(Rfc7946, MeuseLikePolygonsAreValidLonLatAndRoundTripToTheNativePolygons) {
     const double r = std::hypot(nodes(k, 0) - 180000, nodes(k, 1) - 331700);
     v.push_back(r < 30 ? 1.0 : std::abs(r - 900) < 400 ? 1.0 : -1.0);
   }
-  const auto native = geometry::excursion_polygons(v, grid, 0.0);
+  const auto native = gis::excursion_polygons(v, grid, 0.0);
   ASSERT_EQ(native.size(), 2u);
   const Crs rd = Crs::parse("EPSG:28992");
   const nlohmann::json fc = rfc7946_feature_collection(native, rd, {{"level", 0}});

@@ -210,8 +210,8 @@ TEST(Figure, HeatmapPaintsTheColourmapEnds) {
 
 TEST(Figure, RegionFillsInsideTheOuterRingButNotTheHole) {
   // A square frame around a square hole; probe the frame and the hole along the middle row.
-  const geometry::Polygon frame{{{0, 0}, {1, 0}, {1, 1}, {0, 1}},
-                                {{{0.3, 0.3}, {0.3, 0.7}, {0.7, 0.7}, {0.7, 0.3}}}};
+  const gis::Polygon frame{{{0, 0}, {1, 0}, {1, 1}, {0, 1}},
+                           {{{0.3, 0.3}, {0.3, 0.7}, {0.7, 0.7}, {0.7, 0.3}}}};
   Figure fig(400, 400);
   fig.panel().region({frame}, {.color = colors::red, .alpha = 1.0, .edge_width = 0}).grid(false);
   fig.panel().xlim(0, 1).ylim(0, 1);

@@ -59,8 +59,7 @@ void set_crs(GDALDataset& raster, const std::string& crs_id) {
     throw Error(fmt::format("GDAL could not attach the CRS {} to the raster", crs_id));
 }
 
-GDALDatasetUniquePtr memory_raster(const geometry::RasterFrame& frame, int bands,
-                                   GDALDataType type) {
+GDALDatasetUniquePtr memory_raster(const RasterFrame& frame, int bands, GDALDataType type) {
   ensure_gdal();
   GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("MEM");
   if (driver == nullptr) throw Error("GDAL has no MEM raster driver");
@@ -76,8 +75,7 @@ GDALDatasetUniquePtr memory_raster(const geometry::RasterFrame& frame, int bands
   return ds;
 }
 
-void write_grid_band(GDALDataset& raster, int band, const geometry::RasterFrame& frame,
-                     geometry::ValuesView values) {
+void write_grid_band(GDALDataset& raster, int band, const RasterFrame& frame, ValuesView values) {
   require(values.size() == static_cast<std::size_t>(frame.columns * frame.rows),
           fmt::format("raster: {} values for {} × {} pixels", values.size(), frame.columns,
                       frame.rows));

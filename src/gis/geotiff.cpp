@@ -5,15 +5,15 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/raster_frame.hpp"
 #include "gpdp/gis/gdal.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 
 namespace gpdp::gis {
 
 std::string cog_geotiff(const Grid& grid, const std::optional<Crs>& crs,
                         const std::vector<RasterBand>& bands,
                         const std::map<std::string, std::string>& metadata) {
-  const geometry::RasterFrame frame = geometry::raster_frame(grid);
+  const RasterFrame frame = raster_frame(grid);
   require(!bands.empty(), "GeoTIFF: needs at least one band");
   GDALDatasetUniquePtr mem = memory_raster(frame, static_cast<int>(bands.size()), GDT_Float64);
   if (crs) set_crs(*mem, crs->id());

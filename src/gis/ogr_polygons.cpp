@@ -7,27 +7,27 @@
 namespace gpdp::gis {
 namespace {
 
-OGRLinearRing to_ring(const geometry::Ring& ring) {
+OGRLinearRing to_ring(const Ring& ring) {
   OGRLinearRing out;
   for (const auto& p : ring) out.addPoint(p.x, p.y);
   out.closeRings();
   return out;
 }
 
-geometry::Ring from_ring(const OGRLinearRing& ring, bool counter_clockwise) {
-  geometry::Ring out;
+Ring from_ring(const OGRLinearRing& ring, bool counter_clockwise) {
+  Ring out;
   const int n = ring.getNumPoints();
   for (int k = 0; k + 1 < n; ++k) out.push_back({ring.getX(k), ring.getY(k)});  // drop closure
   if (ring.isClockwise() == counter_clockwise) std::reverse(out.begin(), out.end());
   return out;
 }
 
-void collect(const OGRGeometry& g, std::vector<geometry::Polygon>& out) {
+void collect(const OGRGeometry& g, std::vector<Polygon>& out) {
   switch (wkbFlatten(g.getGeometryType())) {
     case wkbPolygon: {
       const OGRPolygon& p = *g.toPolygon();
       if (p.IsEmpty()) return;
-      geometry::Polygon poly{from_ring(*p.getExteriorRing(), true), {}};
+      Polygon poly{from_ring(*p.getExteriorRing(), true), {}};
       for (int h = 0; h < p.getNumInteriorRings(); ++h)
         poly.holes.push_back(from_ring(*p.getInteriorRing(h), false));
       out.push_back(std::move(poly));
@@ -44,7 +44,7 @@ void collect(const OGRGeometry& g, std::vector<geometry::Polygon>& out) {
 
 }  // namespace
 
-OGRMultiPolygon to_ogr(const std::vector<geometry::Polygon>& polygons) {
+OGRMultiPolygon to_ogr(const std::vector<Polygon>& polygons) {
   OGRMultiPolygon out;
   for (const auto& poly : polygons) {
     OGRPolygon p;
@@ -56,13 +56,13 @@ OGRMultiPolygon to_ogr(const std::vector<geometry::Polygon>& polygons) {
   return out;
 }
 
-std::vector<geometry::Polygon> from_ogr(const OGRGeometry& geometry) {
-  std::vector<geometry::Polygon> out;
+std::vector<Polygon> from_ogr(const OGRGeometry& geometry) {
+  std::vector<Polygon> out;
   collect(geometry, out);
   return out;
 }
 
-std::string invalidity(const std::vector<geometry::Polygon>& polygons) {
+std::string invalidity(const std::vector<Polygon>& polygons) {
   ensure_gdal();
   const OGRMultiPolygon g = to_ogr(polygons);
   const GdalErrors errors;

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/geojson.hpp"
 #include "gpdp/gis/gdal.hpp"
+#include "gpdp/gis/geojson.hpp"
 #include "gpdp/gis/ogr_polygons.hpp"
 
 namespace gpdp::gis {
@@ -18,16 +18,16 @@ double rounded(double v) {
   return std::round(v * scale) / scale;
 }
 
-geometry::Ring reprojected(const geometry::Ring& ring, const Transformer& t) {
+Ring reprojected(const Ring& ring, const Transformer& t) {
   Points xy(static_cast<Eigen::Index>(ring.size()), 2);
   for (std::size_t k = 0; k < ring.size(); ++k) {
     xy(static_cast<Eigen::Index>(k), 0) = ring[k].x;
     xy(static_cast<Eigen::Index>(k), 1) = ring[k].y;
   }
   const Points ll = t.apply(xy, "excursion polygon");
-  geometry::Ring out;
+  Ring out;
   for (Eigen::Index k = 0; k < ll.rows(); ++k) {
-    const geometry::Point2 p{rounded(ll(k, 0)), rounded(ll(k, 1))};
+    const Point2 p{rounded(ll(k, 0)), rounded(ll(k, 1))};
     if (out.empty() || p.x != out.back().x || p.y != out.back().y) out.push_back(p);
   }
   while (out.size() > 1 && out.front().x == out.back().x && out.front().y == out.back().y)
@@ -37,15 +37,14 @@ geometry::Ring reprojected(const geometry::Ring& ring, const Transformer& t) {
 
 }  // namespace
 
-std::vector<geometry::Polygon> to_wgs84(const std::vector<geometry::Polygon>& polygons,
-                                        const Crs& crs) {
+std::vector<Polygon> to_wgs84(const std::vector<Polygon>& polygons, const Crs& crs) {
   const Transformer t(crs, Crs::parse("EPSG:4326"));
-  std::vector<geometry::Polygon> out;
+  std::vector<Polygon> out;
   for (const auto& p : polygons) {
-    geometry::Polygon q{reprojected(p.outer, t), {}};
+    Polygon q{reprojected(p.outer, t), {}};
     if (q.outer.size() < 3) continue;  // collapsed below the precision
     for (const auto& h : p.holes) {
-      geometry::Ring r = reprojected(h, t);
+      Ring r = reprojected(h, t);
       if (r.size() >= 3) q.holes.push_back(std::move(r));
     }
     out.push_back(std::move(q));
@@ -61,11 +60,10 @@ std::vector<geometry::Polygon> to_wgs84(const std::vector<geometry::Polygon>& po
   return from_ogr(*valid);
 }
 
-nlohmann::json rfc7946_feature_collection(const std::vector<geometry::Polygon>& polygons,
-                                          const Crs& crs, nlohmann::json properties) {
+nlohmann::json rfc7946_feature_collection(const std::vector<Polygon>& polygons, const Crs& crs,
+                                          nlohmann::json properties) {
   const auto ll = to_wgs84(polygons, crs);
-  nlohmann::json fc =
-      geometry::geojson_feature_collection({geometry::geojson_feature(ll, std::move(properties))});
+  nlohmann::json fc = geojson_feature_collection({geojson_feature(ll, std::move(properties))});
   if (!ll.empty()) {
     double w = INFINITY, s = INFINITY, e = -INFINITY, n = -INFINITY;
     for (const auto& p : ll) {

@@ -8,8 +8,8 @@
 #include <numbers>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/raster_frame.hpp"
 #include "gpdp/gis/gdal.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 
 namespace gpdp::gis {
 
@@ -56,7 +56,7 @@ GDALDatasetUniquePtr to_web_mercator(GDALDataset& source, long scale) {
 
 WebMapImage web_map_image(const Grid& grid, const std::optional<Crs>& crs,
                           const std::vector<Rgba>& colours) {
-  const geometry::RasterFrame frame = geometry::raster_frame(grid);
+  const RasterFrame frame = raster_frame(grid);
   require(colours.size() == static_cast<std::size_t>(grid.size()),
           fmt::format("web map: {} colours for {} grid points", colours.size(), grid.size()));
   GDALDatasetUniquePtr raster = memory_raster(frame, 4, GDT_Byte);

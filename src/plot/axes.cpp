@@ -177,11 +177,11 @@ Axes& Axes::heatmap(Values values, const Grid& grid, HeatmapStyle style) {
 Axes& Axes::contour(Values values, const Grid& grid, double level, LineStyle style) {
   require_grid_2d("contour", values, grid);
   const Color c = next_color(style.color);
-  elements_.emplace_back(Contour{geometry::contour_lines(values, grid, level), c, style});
+  elements_.emplace_back(Contour{gis::contour_lines(values, grid, level), c, style});
   return *this;
 }
 
-Axes& Axes::region(const std::vector<geometry::Polygon>& polygons, RegionStyle style) {
+Axes& Axes::region(const std::vector<gis::Polygon>& polygons, RegionStyle style) {
   const Color c = next_color(style.color);
   elements_.emplace_back(Region{polygons, c, std::move(style)});
   return *this;

@@ -307,7 +307,7 @@ void draw_contour(cairo_t* cr, const Axes::Contour& c, const Scale& X, const Sca
   cairo_stroke(cr);
 }
 
-void ring_path(cairo_t* cr, const geometry::Ring& ring, const Scale& X, const Scale& Y) {
+void ring_path(cairo_t* cr, const gis::Ring& ring, const Scale& X, const Scale& Y) {
   if (ring.empty()) return;
   cairo_move_to(cr, X(ring[0].x), Y(ring[0].y));
   for (std::size_t i = 1; i < ring.size(); ++i) cairo_line_to(cr, X(ring[i].x), Y(ring[i].y));

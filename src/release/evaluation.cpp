@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/raster_frame.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 #include "gpdp/io/mask.hpp"
 #include "gpdp/io/points_file.hpp"
 
@@ -21,7 +21,7 @@ Evaluation grid_evaluation(const GridPoints& g, std::vector<std::string> names) 
                                 g.grid.dim(), e.names.size()));
   // A 2-D grid's cells must have a width (the excursion polygons and map.tif are pixels):
   // refused here, before anything is drawn.
-  if (g.grid.dim() == 2) (void)geometry::raster_frame(g.grid);
+  if (g.grid.dim() == 2) (void)gis::raster_frame(g.grid);
   e.grid = g.grid;
   e.points = g.grid.points();
   e.mask_file = g.mask_file;

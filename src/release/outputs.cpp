@@ -15,7 +15,7 @@
 #include <limits>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/geojson.hpp"
+#include "gpdp/gis/geojson.hpp"
 #include "gpdp/gis/rfc7946.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/plot/figure.hpp"
@@ -247,7 +247,7 @@ std::string draws_csv(const Points& points, const std::vector<std::string>& name
 
 std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double level,
                        const MapText& text, const std::string& format,
-                       const std::vector<geometry::Polygon>* outline) {
+                       const std::vector<gis::Polygon>* outline) {
   const bool two_d = grid.dim() == 2;
   plot::Figure fig(two_d ? 760 : 900, two_d ? 820 : 520);
   auto& ax = fig.panel();
@@ -284,21 +284,20 @@ std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double l
   return fig.render(format);
 }
 
-std::pair<std::string, std::string> excursion_file(const std::vector<geometry::Polygon>& polygons,
+std::pair<std::string, std::string> excursion_file(const std::vector<gis::Polygon>& polygons,
                                                    const std::optional<gis::Crs>& crs,
                                                    nlohmann::json properties) {
   properties["convention"] = kSetPolygonConvention;
   if (!crs) {
-    properties["area_grid_units"] = geometry::area(polygons);
+    properties["area_grid_units"] = gis::area(polygons);
     properties["coordinates"] =
         "grid units: no coordinate reference system was declared (--crs), so this is not RFC "
         "7946 GeoJSON, whose coordinates are WGS 84 longitude/latitude";
     return {"excursion-grid.json",
-            geometry::geojson_feature_collection({geometry::geojson_feature(polygons, properties)})
-                    .dump(1) +
+            gis::geojson_feature_collection({gis::geojson_feature(polygons, properties)}).dump(1) +
                 "\n"};
   }
-  properties["area_in_declared_crs"] = geometry::area(polygons);
+  properties["area_in_declared_crs"] = gis::area(polygons);
   properties["declared_crs"] = crs->id();
   properties["coordinates"] = fmt::format(
       "WGS 84 longitude/latitude (RFC 7946), reprojected from {} by PROJ, rounded to {} decimal "

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "gpdp/geometry/excursion_polygons.hpp"
+#include "gpdp/gis/excursion_polygons.hpp"
 #include "gpdp/gis/geotiff.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/release/grid_mean.hpp"
@@ -104,7 +104,7 @@ void render_2d(const ReleaseRequest& q, const ValidatedRelease& v, const Release
   const Evaluation& eval = v.evaluation;
   const std::string format = to_string(q.image_format);
   const std::vector<char> in_set = set_on_grid(eval, released_set(p.in_set));
-  const auto polygons = geometry::set_polygons(in_set, *eval.grid);
+  const auto polygons = gis::set_polygons(in_set, *eval.grid);
   const std::string smoothed =
       q.smooth > 0 ? fmt::format(" (smoothed, bandwidth {})", q.smooth) : "";
   if (q.draws == 1) {

@@ -22,7 +22,7 @@
 #include "gpdp/experiments/public_search.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
-#include "gpdp/geometry/excursion_polygons.hpp"
+#include "gpdp/gis/excursion_polygons.hpp"
 #include "gpdp/gis/geotiff.hpp"
 #include "gpdp/gis/rfc7946.hpp"
 #include "gpdp/io/atomic_file.hpp"
@@ -366,7 +366,7 @@ void write_fig4_gis(const std::filesystem::path& out, const Grid& unit_grid,
       gis::cog_geotiff(metres, ohio, bands,
                        {{"GPDP_FIGURE", "fig4-lucas"},
                         {"GPDP_PRIVATE", "no: seeded paths of a reproduced figure"}}));
-  const auto polygons = geometry::excursion_polygons(paths.col(0).eval(), metres, 0.0);
+  const auto polygons = gis::excursion_polygons(paths.col(0).eval(), metres, 0.0);
   io::write_file_atomic(
       (out / "fig4-lucas.geojson").string(),
       gis::rfc7946_feature_collection(

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "gpdp/geometry/polygon.hpp"
+#include "gpdp/gis/polygon.hpp"
 #include "gpdp/grid.hpp"
 #include "gpdp/io/csv.hpp"
 #include "support/excursion_check.hpp"

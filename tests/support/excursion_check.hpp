@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "gpdp/geometry/polygon.hpp"
 #include "gpdp/gis/ogr_polygons.hpp"
+#include "gpdp/gis/polygon.hpp"
 #include "gpdp/grid.hpp"
 
 namespace gpdp::test {
 
 inline std::string excursion_polygon_failure(const std::vector<char>& in_set, const Grid& grid,
-                                             const std::vector<geometry::Polygon>& polygons) {
+                                             const std::vector<gis::Polygon>& polygons) {
   if (const std::string why = gis::invalidity(polygons); !why.empty())
     return "invalid polygons: " + why;
   struct Box {
@@ -36,12 +36,12 @@ inline std::string excursion_polygon_failure(const std::vector<char>& in_set, co
   long count = 0;
   for (long j = 0; j < ay.count; ++j) {
     for (long i = 0; i < ax.count; ++i) {
-      const geometry::Point2 node{ax.at(i), ay.at(j)};
+      const gis::Point2 node{ax.at(i), ay.at(j)};
       bool inside = false;
       for (std::size_t k = 0; k < polygons.size() && !inside; ++k) {
         const Box& b = boxes[k];
         inside = node.x > b.x0 && node.x < b.x1 && node.y > b.y0 && node.y < b.y1 &&
-                 geometry::contains(polygons[k], node);
+                 gis::contains(polygons[k], node);
       }
       const bool want = in_set[static_cast<std::size_t>(j * ax.count + i)] != 0;
       count += want;
@@ -52,7 +52,7 @@ inline std::string excursion_polygon_failure(const std::vector<char>& in_set, co
     }
   }
   const double want_area = static_cast<double>(count) * ax.step() * ay.step();
-  const double got_area = geometry::area(polygons);
+  const double got_area = gis::area(polygons);
   // Pixel corners far from the origin carry a rounding of ~eps·|coordinate| each: allow it on
   // every pixel's perimeter, plus 1e-9 relative.
   const double far = std::max({std::abs(ax.lo), std::abs(ax.hi), std::abs(ay.lo), std::abs(ay.hi)});

@@ -10,24 +10,24 @@
 #include <string>
 #include <vector>
 
-#include "gpdp/geometry/polygon.hpp"
 #include "gpdp/gis/ogr_polygons.hpp"
+#include "gpdp/gis/polygon.hpp"
 
 namespace gpdp::test {
 
-inline std::vector<geometry::Polygon> polygons_of(const nlohmann::json& geometry) {
+inline std::vector<gis::Polygon> polygons_of(const nlohmann::json& geometry) {
   auto ring = [](const nlohmann::json& positions) {
-    geometry::Ring r;
+    gis::Ring r;
     for (std::size_t k = 0; k + 1 < positions.size(); ++k)
       r.push_back({positions[k][0].get<double>(), positions[k][1].get<double>()});
     return r;
   };
-  std::vector<geometry::Polygon> out;
+  std::vector<gis::Polygon> out;
   const bool multi = geometry["type"] == "MultiPolygon";
   const nlohmann::json polys =
       multi ? geometry["coordinates"] : nlohmann::json::array({geometry["coordinates"]});
   for (const auto& polygon : polys) {
-    geometry::Polygon p{ring(polygon[0]), {}};
+    gis::Polygon p{ring(polygon[0]), {}};
     for (std::size_t h = 1; h < polygon.size(); ++h) p.holes.push_back(ring(polygon[h]));
     out.push_back(std::move(p));
   }

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gpdp/geometry/raster_frame.hpp"
-#include "gpdp/geometry/values.hpp"
+#include "gpdp/gis/raster_frame.hpp"
+#include "gpdp/gis/values.hpp"
 
 namespace gpdp::gis {
 
@@ -48,11 +48,9 @@ void set_crs(GDALDataset& raster, const std::string& crs_id);
 
 // A north-up in-memory raster in `frame` with `bands` bands of `type`, georeferenced by the
 // frame's geotransform (no CRS).
-GDALDatasetUniquePtr memory_raster(const geometry::RasterFrame& frame, int bands,
-                                   GDALDataType type);
+GDALDatasetUniquePtr memory_raster(const RasterFrame& frame, int bands, GDALDataType type);
 // Writes a field given in grid order (first axis fastest, y increasing) into band `band`
 // (1-based) of a raster in `frame` (rows top-down); values are converted to the band's type.
-void write_grid_band(GDALDataset& raster, int band, const geometry::RasterFrame& frame,
-                     geometry::ValuesView values);
+void write_grid_band(GDALDataset& raster, int band, const RasterFrame& frame, ValuesView values);
 
 }  // namespace gpdp::gis

@@ -1,6 +1,6 @@
 #pragma once
 // map.tif: a Cloud-Optimized GeoTIFF (GDAL's COG driver) of fields on a 2-D grid, in the grid's
-// raster frame (geometry::raster_frame: each grid node the centre of a pixel), float64 bands,
+// raster frame (gis::raster_frame: each grid node the centre of a pixel), float64 bands,
 // nodata NaN, the CRS embedded when one is declared, band descriptions and dataset metadata.
 // Written in memory (GDAL's /vsimem/) and returned as bytes, like every release output.
 #include <map>

@@ -7,20 +7,19 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "gpdp/geometry/polygon.hpp"
 #include "gpdp/gis/crs.hpp"
+#include "gpdp/gis/polygon.hpp"
 
 namespace gpdp::gis {
 
 inline constexpr int kDecimals = 7;
 
 // The polygons reprojected from `crs` to WGS 84 lon/lat, rounded and valid (see above).
-std::vector<geometry::Polygon> to_wgs84(const std::vector<geometry::Polygon>& polygons,
-                                        const Crs& crs);
+std::vector<Polygon> to_wgs84(const std::vector<Polygon>& polygons, const Crs& crs);
 
 // A FeatureCollection with one Feature: the MultiPolygon of `polygons` (in `crs`) in WGS 84, with
 // `properties`, plus a "bbox" (§5).
-nlohmann::json rfc7946_feature_collection(const std::vector<geometry::Polygon>& polygons,
-                                          const Crs& crs, nlohmann::json properties);
+nlohmann::json rfc7946_feature_collection(const std::vector<Polygon>& polygons, const Crs& crs,
+                                          nlohmann::json properties);
 
 }  // namespace gpdp::gis

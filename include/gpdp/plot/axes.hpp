@@ -7,15 +7,15 @@
 #include <variant>
 #include <vector>
 
-#include "gpdp/geometry/contour_lines.hpp"
-#include "gpdp/geometry/polygon.hpp"
-#include "gpdp/geometry/values.hpp"
+#include "gpdp/gis/contour_lines.hpp"
+#include "gpdp/gis/polygon.hpp"
+#include "gpdp/gis/values.hpp"
 #include "gpdp/grid.hpp"
 #include "gpdp/plot/style.hpp"
 
 namespace gpdp::plot {
 
-using Values = geometry::ValuesView;
+using Values = gis::ValuesView;
 
 class Axes {
  public:
@@ -41,11 +41,11 @@ class Axes {
   // A field on a 2-D grid (Grid point order: first axis fastest), each value a cell centred on
   // its grid point. Sets the axis limits to the grid's range unless xlim/ylim were given.
   Axes& heatmap(Values values, const Grid& grid, HeatmapStyle style = {});
-  // The level set {v = level} of a field on a 2-D grid (see geometry::contour_lines).
+  // The level set {v = level} of a field on a 2-D grid (see gis::contour_lines).
   Axes& contour(Values values, const Grid& grid, double level,
                 LineStyle style = {.color = colors::white, .width = 1.8});
-  // Filled polygons with holes, e.g. geometry::excursion_polygons(...) (an excursion set).
-  Axes& region(const std::vector<geometry::Polygon>& polygons, RegionStyle style = {});
+  // Filled polygons with holes, e.g. gis::excursion_polygons(...) (an excursion set).
+  Axes& region(const std::vector<gis::Polygon>& polygons, RegionStyle style = {});
   // Draw a legend of the labelled elements.
   Axes& legend(LegendPosition position = LegendPosition::upper_right);
 
@@ -74,12 +74,12 @@ class Axes {
     HeatmapStyle style;
   };
   struct Contour {
-    std::vector<geometry::Polyline> lines;
+    std::vector<gis::Polyline> lines;
     Color color;
     LineStyle style;
   };
   struct Region {
-    std::vector<geometry::Polygon> polygons;
+    std::vector<gis::Polygon> polygons;
     Color color;
     RegionStyle style;
   };

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "gpdp/geometry/polygon.hpp"
 #include "gpdp/gis/crs.hpp"
+#include "gpdp/gis/polygon.hpp"
 #include "gpdp/grid.hpp"
 #include "gpdp/kernel.hpp"
 
@@ -77,7 +77,7 @@ struct MapText {
 // line. `format` is png or svg.
 std::string render_map(const Eigen::MatrixXd& fields, const Grid& grid, double level,
                        const MapText& text, const std::string& format,
-                       const std::vector<geometry::Polygon>* outline = nullptr);
+                       const std::vector<gis::Polygon>* outline = nullptr);
 
 // How the excursion polygons relate to the grid (also written into the GeoJSON).
 inline constexpr const char* kSetPolygonConvention =
@@ -88,7 +88,7 @@ inline constexpr const char* kSetPolygonConvention =
 // (reprojected to WGS 84 lon/lat by PROJ, gis::rfc7946_feature_collection); without one,
 // "excursion-grid.json", the same structure in grid units, which is NOT RFC 7946 GeoJSON (whose
 // coordinates must be WGS 84) and says so. Returns {file name, content}.
-std::pair<std::string, std::string> excursion_file(const std::vector<geometry::Polygon>& polygons,
+std::pair<std::string, std::string> excursion_file(const std::vector<gis::Polygon>& polygons,
                                                    const std::optional<gis::Crs>& crs,
                                                    nlohmann::json properties);
 

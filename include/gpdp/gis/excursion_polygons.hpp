@@ -1,6 +1,6 @@
 #pragma once
 // The excursion set of a field on a 2-D grid as polygons, cell-based: each grid node stands for
-// the pixel of one grid step centred on it (geometry::raster_frame, the frame of map.tif), and the
+// the pixel of one grid step centred on it (gis::raster_frame, the frame of map.tif), and the
 // polygons are the union of the pixels of the nodes in the set. GDAL's polygonizer traces them
 // (GDALPolygonize, 4-connected pixels: pixels that touch only at a corner are separate polygons)
 // and GEOS, through OGR, makes them valid (MakeValid) when the tracing leaves a self-touching ring.
@@ -9,11 +9,11 @@
 // coordinates far from the origin. Outer rings are counter-clockwise, holes clockwise.
 #include <vector>
 
-#include "gpdp/geometry/polygon.hpp"
-#include "gpdp/geometry/values.hpp"
+#include "gpdp/gis/polygon.hpp"
+#include "gpdp/gis/values.hpp"
 #include "gpdp/grid.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 // in_set[k] != 0: grid point k (gpdp::Grid order, first axis fastest) is in the set.
 std::vector<Polygon> set_polygons(const std::vector<char>& in_set, const Grid& grid);
@@ -23,4 +23,4 @@ std::vector<Polygon> set_polygons(const std::vector<char>& in_set, const Grid& g
 std::vector<char> excursion_mask(ValuesView values, double level);
 std::vector<Polygon> excursion_polygons(ValuesView values, const Grid& grid, double level);
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

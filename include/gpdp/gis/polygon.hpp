@@ -3,7 +3,7 @@
 // repeated), shoelace area and point-in-polygon.
 #include <vector>
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 struct Point2 {
   double x = 0;
@@ -28,4 +28,4 @@ bool contains(const Ring& ring, Point2 p);
 bool contains(const Polygon& polygon, Point2 p);
 bool contains(const std::vector<Polygon>& polygons, Point2 p);
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

@@ -1,10 +1,10 @@
-#include "gpdp/geometry/raster_frame.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 
 #include <fmt/format.h>
 
 #include "gpdp/error.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 RasterFrame raster_frame(const Grid& grid) {
   require(grid.dim() == 2, fmt::format("raster: needs a 2-D grid, got {}-D", grid.dim()));
@@ -18,4 +18,4 @@ RasterFrame raster_frame(const Grid& grid) {
   return {ax.count, ay.count, {ax.lo - dx / 2, dx, 0.0, ay.at(ay.count - 1) + dy / 2, 0.0, -dy}};
 }
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

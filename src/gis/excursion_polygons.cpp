@@ -1,4 +1,4 @@
-#include "gpdp/geometry/excursion_polygons.hpp"
+#include "gpdp/gis/excursion_polygons.hpp"
 
 #include <fmt/format.h>
 #include <gdal_alg.h>
@@ -10,24 +10,24 @@
 #include <memory>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/raster_frame.hpp"
 #include "gpdp/gis/gdal.hpp"
 #include "gpdp/gis/ogr_polygons.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 namespace {
 
 // The pixels of the set, traced into one MultiPolygon.
 OGRMultiPolygon polygonize(const std::vector<char>& in_set, const RasterFrame& f) {
-  GDALDatasetUniquePtr raster = gis::memory_raster(f, 1, GDT_Byte);
-  gis::write_grid_band(*raster, 1, f, std::vector<double>(in_set.begin(), in_set.end()));
-  GDALDatasetUniquePtr vector = gis::memory_vector_dataset();
+  GDALDatasetUniquePtr raster = memory_raster(f, 1, GDT_Byte);
+  write_grid_band(*raster, 1, f, std::vector<double>(in_set.begin(), in_set.end()));
+  GDALDatasetUniquePtr vector = memory_vector_dataset();
   OGRLayer* layer = vector->CreateLayer("set", nullptr, wkbPolygon, nullptr);
   OGRFieldDefn field("in_set", OFTInteger);
   if (layer == nullptr || layer->CreateField(&field) != OGRERR_NONE)
     throw Error("GDAL could not create an in-memory layer");
   GDALRasterBand* band = raster->GetRasterBand(1);
-  const gis::GdalErrors errors;
+  const GdalErrors errors;
   // The band is its own mask: only pixels in the set are traced.
   if (GDALPolygonize(band, band, OGRLayer::ToHandle(layer), 0, nullptr, nullptr, nullptr) !=
       CE_None) {
@@ -49,14 +49,14 @@ std::vector<Polygon> set_polygons(const std::vector<char>& in_set, const Grid& g
                       grid.size()));
   if (std::none_of(in_set.begin(), in_set.end(), [](char c) { return c != 0; })) return {};
   const OGRMultiPolygon traced = polygonize(in_set, frame);
-  const gis::GdalErrors errors;
-  if (traced.IsValid()) return gis::from_ogr(traced);
+  const GdalErrors errors;
+  if (traced.IsValid()) return from_ogr(traced);
   const std::unique_ptr<OGRGeometry> valid(traced.MakeValid());
   if (valid == nullptr || !valid->IsValid()) {
     throw Error(
         fmt::format("GEOS could not make the excursion polygons valid: {}", errors.message()));
   }
-  return gis::from_ogr(*valid);
+  return from_ogr(*valid);
 }
 
 std::vector<char> excursion_mask(ValuesView values, double level) {
@@ -70,4 +70,4 @@ std::vector<Polygon> excursion_polygons(ValuesView values, const Grid& grid, dou
   return set_polygons(excursion_mask(values, level), grid);
 }
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

@@ -6,7 +6,7 @@
 
 #include "gpdp/grid.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 struct RasterFrame {
   long columns = 0;  // points on the grid's first axis (x)
@@ -21,4 +21,4 @@ struct RasterFrame {
 // InputError unless the grid is 2-D with at least 2 points per axis (a pixel needs a width).
 RasterFrame raster_frame(const Grid& grid);
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

@@ -1,8 +1,8 @@
-#include "gpdp/geometry/polygon.hpp"
+#include "gpdp/gis/polygon.hpp"
 
 #include <cmath>
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 double signed_area(const Ring& ring) {
   // Relative to the first vertex: far from the origin (longitudes, projected metres) the products
@@ -55,4 +55,4 @@ bool contains(const std::vector<Polygon>& polygons, Point2 p) {
   return false;
 }
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

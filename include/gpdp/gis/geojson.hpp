@@ -5,13 +5,13 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "gpdp/geometry/polygon.hpp"
+#include "gpdp/gis/polygon.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 nlohmann::json geojson_multipolygon(const std::vector<Polygon>& polygons);
 nlohmann::json geojson_feature(const std::vector<Polygon>& polygons,
                                nlohmann::json properties = nlohmann::json::object());
 nlohmann::json geojson_feature_collection(std::vector<nlohmann::json> features);
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

@@ -1,4 +1,4 @@
-#include "gpdp/geometry/intervals.hpp"
+#include "gpdp/gis/intervals.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "gpdp/error.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 std::vector<Interval> excursion_intervals(ValuesView values, const Grid& grid, double level) {
   require(grid.dim() == 1,
@@ -49,4 +49,4 @@ double total_length(const std::vector<Interval>& intervals) {
   return s;
 }
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

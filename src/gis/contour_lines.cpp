@@ -1,4 +1,4 @@
-#include "gpdp/geometry/contour_lines.hpp"
+#include "gpdp/gis/contour_lines.hpp"
 
 #include <fmt/format.h>
 #include <gdal_alg.h>
@@ -8,10 +8,10 @@
 #include <limits>
 
 #include "gpdp/error.hpp"
-#include "gpdp/geometry/raster_frame.hpp"
 #include "gpdp/gis/gdal.hpp"
+#include "gpdp/gis/raster_frame.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 namespace {
 
 void collect(const OGRGeometry& g, std::vector<Polyline>& out) {
@@ -46,15 +46,15 @@ std::vector<Polyline> contour_lines(ValuesView values, const Grid& grid, double 
   for (double& x : v) {
     if (!std::isfinite(x)) x = blank;
   }
-  GDALDatasetUniquePtr raster = gis::memory_raster(frame, 1, GDT_Float64);
-  gis::write_grid_band(*raster, 1, frame, v);
-  GDALDatasetUniquePtr vector = gis::memory_vector_dataset();
+  GDALDatasetUniquePtr raster = memory_raster(frame, 1, GDT_Float64);
+  write_grid_band(*raster, 1, frame, v);
+  GDALDatasetUniquePtr vector = memory_vector_dataset();
   OGRLayer* layer = vector->CreateLayer("contour", nullptr, wkbLineString, nullptr);
   if (layer == nullptr) throw Error("GDAL could not create an in-memory layer");
   const std::string levels = fmt::format("FIXED_LEVELS={:.17g}", level);
   const std::string nodata = fmt::format("NODATA={:.17g}", blank);
   const char* options[] = {levels.c_str(), nodata.c_str(), nullptr};
-  const gis::GdalErrors errors;
+  const GdalErrors errors;
   if (GDALContourGenerateEx(raster->GetRasterBand(1), OGRLayer::ToHandle(layer), options, nullptr,
                             nullptr) != CE_None) {
     throw Error(fmt::format("GDAL could not trace the contour at {}: {}", level, errors.message()));
@@ -66,4 +66,4 @@ std::vector<Polyline> contour_lines(ValuesView values, const Grid& grid, double 
   return out;
 }
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

@@ -3,10 +3,10 @@
 // found by linear interpolation between grid points and clipped to the grid's range.
 #include <vector>
 
-#include "gpdp/geometry/values.hpp"
+#include "gpdp/gis/values.hpp"
 #include "gpdp/grid.hpp"
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 struct Interval {
   double lo = 0;
@@ -16,4 +16,4 @@ struct Interval {
 std::vector<Interval> excursion_intervals(ValuesView values, const Grid& grid, double level);
 double total_length(const std::vector<Interval>& intervals);
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 
 class ValuesView {
  public:
@@ -29,4 +29,4 @@ class ValuesView {
   std::span<const double> s_;
 };
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis

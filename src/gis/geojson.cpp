@@ -1,8 +1,8 @@
-#include "gpdp/geometry/geojson.hpp"
+#include "gpdp/gis/geojson.hpp"
 
 #include <algorithm>
 
-namespace gpdp::geometry {
+namespace gpdp::gis {
 namespace {
 
 // RFC 7946 §3.1.6: exterior rings counter-clockwise, holes clockwise; first position repeated.
@@ -37,4 +37,4 @@ nlohmann::json geojson_feature_collection(std::vector<nlohmann::json> features) 
   return {{"type", "FeatureCollection"}, {"features", std::move(features)}};
 }
 
-}  // namespace gpdp::geometry
+}  // namespace gpdp::gis
