@@ -1,7 +1,9 @@
+// The ledger's decisions (ledger.hpp): opening, the key check, the identity and budget checks of
+// record/reserve/check, the batch states, the kept paths' histories and the schema-1 migration. The
+// SQL is in ledger_tables.cpp and ledger_schema.cpp, over ledger_sqlite.hpp.
 #include "gpdp/release/ledger.hpp"
 
 #include <fmt/format.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -9,323 +11,14 @@
 #include <filesystem>
 
 #include "gpdp/error.hpp"
+#include "ledger_schema.hpp"
+#include "ledger_tables.hpp"
 
 namespace gpdp::release {
 
 namespace {
 
 using nlohmann::json;
-
-constexpr int kApplicationId = 0x47504450;  // "GPDP"
-constexpr int kSchemaVersion = 5;
-constexpr int kRecordsOnlySchemaVersion = 4;  // before the file's and the covariates' fingerprints
-constexpr int kPathlessSchemaVersion = 3;     // before kept-path histories
-constexpr int kStatelessSchemaVersion = 2;    // before release states
-constexpr int kLegacySchemaVersion = 1;
-constexpr int kBusyTimeoutMs = 60000;
-
-constexpr const char* kSchema =
-    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE datasets(name TEXT PRIMARY KEY, created TEXT NOT NULL, records INTEGER NOT "
-    "NULL, fingerprint BLOB NOT NULL, table_fingerprint BLOB NOT NULL DEFAULT x'', "
-    "covariate_fingerprint BLOB NOT NULL DEFAULT x'');"
-    "CREATE TABLE budgets(dataset TEXT PRIMARY KEY, filter TEXT NOT NULL, created TEXT NOT NULL);"
-    "CREATE TABLE releases(id INTEGER PRIMARY KEY AUTOINCREMENT, dataset TEXT NOT NULL, created "
-    "TEXT NOT NULL, record TEXT NOT NULL, epsilon REAL NOT NULL, delta REAL NOT NULL, conversion "
-    "TEXT NOT NULL, parameters TEXT NOT NULL, out_dir TEXT NOT NULL, path_id TEXT NOT NULL, "
-    "data_sha256 TEXT NOT NULL, identity TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'published', "
-    "state_note TEXT NOT NULL DEFAULT '');"
-    "CREATE INDEX releases_by_dataset ON releases(dataset);"
-    "CREATE TABLE kept_paths(path_id TEXT PRIMARY KEY, release_id INTEGER NOT NULL, answered "
-    "INTEGER NOT NULL, digest TEXT NOT NULL, pending_answered INTEGER, pending_digest TEXT, "
-    "private INTEGER NOT NULL, updated TEXT NOT NULL);";
-
-// Schema 2 -> 3: every release of a schema-2 ledger was recorded by record(), i.e. published.
-constexpr const char* kAddStates =
-    "ALTER TABLE releases ADD COLUMN state TEXT NOT NULL DEFAULT 'published';"
-    "ALTER TABLE releases ADD COLUMN state_note TEXT NOT NULL DEFAULT '';";
-
-// Schema 3 -> 4: the history of each kept path (its generation, one writer at a time). Paths of
-// earlier releases get theirs when first opened (Ledger::open_path).
-constexpr const char* kAddPathHistories =
-    "CREATE TABLE kept_paths(path_id TEXT PRIMARY KEY, release_id INTEGER NOT NULL, answered "
-    "INTEGER NOT NULL, digest TEXT NOT NULL, pending_answered INTEGER, pending_digest TEXT, "
-    "private INTEGER NOT NULL, updated TEXT NOT NULL);";
-
-// Schema 4 -> 5: the fingerprints of the files' rows and of the covariates alone. Datasets
-// recorded before have none until their next release (docs/security.md).
-constexpr const char* kAddWiderIdentity =
-    "ALTER TABLE datasets ADD COLUMN table_fingerprint BLOB NOT NULL DEFAULT x'';"
-    "ALTER TABLE datasets ADD COLUMN covariate_fingerprint BLOB NOT NULL DEFAULT x'';";
-
-constexpr const char* kReleaseColumns =
-    "id, dataset, created, record, epsilon, delta, conversion, parameters, out_dir, path_id, "
-    "data_sha256, identity, state, state_note";
-
-class Statement {
- public:
-  Statement(sqlite3* db, const char* sql, const std::string& path) : db_(db), path_(path) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail("prepare");
-  }
-  ~Statement() { sqlite3_finalize(stmt_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-
-  void bind(int i, const std::string& v) {
-    sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-  }
-  void bind_blob(int i, const std::string& v) {
-    sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-  }
-  void bind(int i, double v) { sqlite3_bind_double(stmt_, i, v); }
-  void bind(int i, long long v) { sqlite3_bind_int64(stmt_, i, v); }
-  bool step() {
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    fail("step");
-    return false;
-  }
-  std::string text(int col) const {
-    const auto* p = sqlite3_column_text(stmt_, col);
-    return p ? reinterpret_cast<const char*>(p) : "";
-  }
-  std::string blob(int col) const {
-    const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
-    return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))) : "";
-  }
-  double real(int col) const { return sqlite3_column_double(stmt_, col); }
-  long long integer(int col) const { return sqlite3_column_int64(stmt_, col); }
-
- private:
-  [[noreturn]] void fail(const char* what) const {
-    throw InputError(fmt::format("ledger {}: {} failed: {} (is it a gpdp ledger?)", path_, what,
-                                 sqlite3_errmsg(db_)));
-  }
-  sqlite3* db_;
-  std::string path_;
-  sqlite3_stmt* stmt_ = nullptr;
-};
-
-json parse_json_column(const std::string& text, const std::string& path, long long id) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception&) {
-    throw InputError(fmt::format("ledger {}: release {} has a corrupted JSON field", path, id));
-  }
-}
-
-LedgerEntry entry_from_row(const Statement& s, const std::string& path) {
-  LedgerEntry e;
-  e.id = s.integer(0);
-  e.dataset = s.text(1);
-  e.created = s.text(2);
-  e.record = parse_json_column(s.text(3), path, e.id);
-  e.epsilon = s.real(4);
-  e.delta = s.real(5);
-  e.conversion = s.text(6);
-  e.parameters = parse_json_column(s.text(7), path, e.id);
-  e.out_dir = s.text(8);
-  e.path_id = s.text(9);
-  e.data_sha256 = s.text(10);
-  e.identity = parse_json_column(s.text(11), path, e.id);
-  e.state = parse_release_state(s.text(12));
-  e.state_note = s.text(13);
-  return e;
-}
-
-std::string migration_help(const std::string& path) {
-  return fmt::format(
-      "ledger {}: it still holds budgets keyed by the SHA-256 of data files (ledger schema 1), "
-      "which a re-export, a sort or a reformat of the same records defeats. Migrate it once per "
-      "data file: `gpdp ledger migrate {} --data FILE --dataset NAME` (with the --x/--y of that "
-      "file); `gpdp ledger migrate {}` lists the files still to migrate",
-      path, path, path);
-}
-
-}  // namespace
-
-struct Ledger::Db {
-  sqlite3* handle = nullptr;
-  std::string path;
-
-  void exec(const std::string& sql) const {
-    char* err = nullptr;
-    if (sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-      const std::string msg = err ? err : sqlite3_errmsg(handle);
-      sqlite3_free(err);
-      throw InputError(fmt::format("ledger {}: {} (is it a gpdp ledger?)", path, msg));
-    }
-  }
-  long long integer(const char* sql) const {
-    Statement s(handle, sql, path);
-    return s.step() ? s.integer(0) : 0;
-  }
-  bool has_table(const char* name) const {
-    Statement s(handle, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?1", path);
-    s.bind(1, std::string(name));
-    return s.step() && s.integer(0) > 0;
-  }
-  long long legacy_rows() const {
-    if (!has_table("legacy_releases")) return 0;
-    return integer(
-        "SELECT (SELECT count(*) FROM legacy_releases) + "
-        "(SELECT count(*) FROM legacy_budgets)");
-  }
-  // Schema 1 → 2 in place: the old tables are kept aside as legacy_* until migrated.
-  void upgrade_legacy() const {
-    exec(
-        "ALTER TABLE releases RENAME TO legacy_releases;"
-        "ALTER TABLE budgets RENAME TO legacy_budgets;"
-        "DROP INDEX IF EXISTS releases_by_dataset;");
-    exec(kSchema);
-    exec(fmt::format("PRAGMA user_version={};", kSchemaVersion));
-  }
-  std::optional<privacy::RenyiFilter> filter(const std::string& dataset) const {
-    Statement s(handle, "SELECT filter FROM budgets WHERE dataset = ?1", path);
-    s.bind(1, dataset);
-    if (!s.step()) return std::nullopt;
-    return privacy::RenyiFilter::from_json(parse_json_column(s.text(0), path, 0),
-                                           fmt::format("ledger {}: budget of {}", path, dataset));
-  }
-  std::vector<LedgerEntry> releases(const std::string& where, const std::string& value) const {
-    const std::string sql =
-        fmt::format("SELECT {} FROM releases WHERE {} = ?1 ORDER BY id", kReleaseColumns, where);
-    Statement s(handle, sql.c_str(), path);
-    s.bind(1, value);
-    std::vector<LedgerEntry> out;
-    while (s.step()) out.push_back(entry_from_row(s, path));
-    return out;
-  }
-  std::optional<Fingerprint> fingerprint(const std::string& dataset) const {
-    Statement s(handle, "SELECT fingerprint, records FROM datasets WHERE name = ?1", path);
-    s.bind(1, dataset);
-    if (!s.step()) return std::nullopt;
-    return Fingerprint::from_blob(s.blob(0), static_cast<long>(s.integer(1)));
-  }
-  // Other datasets sharing records, rows of the file or covariates with `id`.
-  std::vector<Overlap> overlaps(const DatasetIdentity& id) const {
-    Statement s(handle,
-                "SELECT name, fingerprint, table_fingerprint, covariate_fingerprint FROM datasets "
-                "WHERE name != ?1 ORDER BY name",
-                path);
-    s.bind(1, id.name);
-    std::vector<Overlap> out;
-    while (s.step()) {
-      Overlap o{s.text(0)};
-      o.shared = shared_records(id.fingerprint.hashes, Fingerprint::from_blob(s.blob(1), 0).hashes);
-      o.shared_rows = shared_records(id.table.hashes, Fingerprint::from_blob(s.blob(2), 0).hashes);
-      o.shared_covariates =
-          shared_covariates(id.covariates.probes, Fingerprint::from_blob(s.blob(3), 0).hashes);
-      if (o.shared > 0 || o.shared_rows > 0 || o.shared_covariates > 0) out.push_back(o);
-    }
-    return out;
-  }
-  void merge_records(const DatasetIdentity& id) const {
-    Statement k(handle,
-                "SELECT fingerprint, table_fingerprint, covariate_fingerprint FROM datasets WHERE "
-                "name = ?1",
-                path);
-    k.bind(1, id.name);
-    Fingerprint records = id.fingerprint, rows = id.table, covariates = id.covariates.own;
-    if (k.step()) {
-      records.hashes = merged(Fingerprint::from_blob(k.blob(0), 0).hashes, records.hashes);
-      rows.hashes = merged(Fingerprint::from_blob(k.blob(1), 0).hashes, rows.hashes);
-      covariates.hashes = merged(Fingerprint::from_blob(k.blob(2), 0).hashes, covariates.hashes);
-    }
-    Statement s(
-        handle,
-        "INSERT INTO datasets(name, created, records, fingerprint, table_fingerprint, "
-        "covariate_fingerprint) VALUES(?1,?2,?3,?4,?5,?6) ON CONFLICT(name) DO UPDATE SET "
-        "records = ?3, fingerprint = ?4, table_fingerprint = ?5, covariate_fingerprint = ?6",
-        path);
-    s.bind(1, id.name);
-    s.bind(2, utc_timestamp());
-    s.bind(3, static_cast<long long>(records.hashes.size()));
-    s.bind_blob(4, records.blob());
-    s.bind_blob(5, rows.blob());
-    s.bind_blob(6, covariates.blob());
-    s.step();
-  }
-  void insert_filter(const std::string& dataset, const privacy::RenyiFilter& f) const {
-    Statement s(handle, "INSERT INTO budgets(dataset, filter, created) VALUES(?1,?2,?3)", path);
-    s.bind(1, dataset);
-    s.bind(2, f.to_json().dump());
-    s.bind(3, utc_timestamp());
-    s.step();
-  }
-  long long insert_release(const LedgerEntry& e) const {
-    Statement s(handle,
-                "INSERT INTO releases(dataset, created, record, epsilon, delta, conversion, "
-                "parameters, out_dir, path_id, data_sha256, identity, state, state_note) "
-                "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-                path);
-    s.bind(1, e.dataset);
-    s.bind(2, e.created.empty() ? utc_timestamp() : e.created);
-    s.bind(3, e.record.dump());
-    s.bind(4, e.epsilon);
-    s.bind(5, e.delta);
-    s.bind(6, e.conversion);
-    s.bind(7, e.parameters.dump());
-    s.bind(8, e.out_dir);
-    s.bind(9, e.path_id);
-    s.bind(10, e.data_sha256);
-    s.bind(11, e.identity.dump());
-    s.bind(12, to_string(e.state));
-    s.bind(13, e.state_note);
-    s.step();
-    return sqlite3_last_insert_rowid(handle);
-  }
-  std::optional<PathHistory> path_history(const std::string& path_id) const {
-    Statement s(handle,
-                "SELECT path_id, release_id, answered, digest, pending_answered, pending_digest, "
-                "private, updated FROM kept_paths WHERE path_id = ?1",
-                path);
-    s.bind(1, path_id);
-    if (!s.step()) return std::nullopt;
-    PathHistory h;
-    h.path_id = s.text(0);
-    h.release_id = s.integer(1);
-    h.current = {s.integer(2), s.text(3)};
-    if (!s.text(5).empty()) h.pending = PathGeneration{s.integer(4), s.text(5)};
-    h.is_private = s.integer(6) != 0;
-    h.updated = s.text(7);
-    return h;
-  }
-  void write_path_history(const PathHistory& h) const {
-    Statement s(handle,
-                "INSERT INTO kept_paths(path_id, release_id, answered, digest, pending_answered, "
-                "pending_digest, private, updated) VALUES(?1,?2,?3,?4,?5,?6,?7,?8) "
-                "ON CONFLICT(path_id) DO UPDATE SET answered = ?3, digest = ?4, "
-                "pending_answered = ?5, pending_digest = ?6, private = ?7, updated = ?8",
-                path);
-    s.bind(1, h.path_id);
-    s.bind(2, h.release_id);
-    s.bind(3, h.current.answered);
-    s.bind(4, h.current.digest);
-    s.bind(5, h.pending ? h.pending->answered : 0LL);
-    s.bind(6, h.pending ? h.pending->digest : std::string());
-    s.bind(7, static_cast<long long>(h.is_private ? 1 : 0));
-    s.bind(8, utc_timestamp());
-    s.step();
-  }
-  // Runs `body` in one BEGIN IMMEDIATE transaction (the write lock taken at once); commits when
-  // `commit` is true, else rolls back. Any exception rolls back.
-  template <class Body>
-  auto transaction(bool commit, Body body) const {
-    exec("BEGIN IMMEDIATE");
-    try {
-      auto result = body();
-      exec(commit ? "COMMIT" : "ROLLBACK");
-      return result;
-    } catch (...) {
-      sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
-    }
-  }
-};
-
-namespace {
 
 std::string describe(const Overlap& o) {
   std::vector<std::string> parts;
@@ -355,87 +48,35 @@ std::string describe(const Overlap& o) {
 }  // namespace
 
 Ledger::Ledger(const std::string& path, const std::string& key_path)
-    : Ledger(path, key_path, Mode::Use) {}
+    : Ledger(path, key_path, LedgerOpening::Use) {}
 
-Ledger Ledger::open_existing(const std::string& path) { return Ledger(path, "", Mode::Read); }
+Ledger Ledger::open_existing(const std::string& path) {
+  return Ledger(path, "", LedgerOpening::Read);
+}
 
 Ledger Ledger::open_for_migration(const std::string& path, const std::string& key_path) {
-  return Ledger(path, key_path, Mode::Migrate);
+  return Ledger(path, key_path, LedgerOpening::Migrate);
 }
 
-Ledger::Ledger(const std::string& path, const std::string& key_path, Mode mode)
-    : path_(path), key_path_(key_path.empty() ? default_key_path(path) : key_path), db_(new Db) {
-  db_->path = path;
-  if (mode != Mode::Use && !std::filesystem::exists(path)) {
-    delete db_;
+Ledger::Ledger(const std::string& path, const std::string& key_path, LedgerOpening opening)
+    : path_(path), key_path_(key_path.empty() ? default_key_path(path) : key_path) {
+  if (opening != LedgerOpening::Use && !std::filesystem::exists(path)) {
     throw InputError(fmt::format("ledger {}: no such file", path));
   }
-  const int flags =
-      SQLITE_OPEN_READWRITE | (mode == Mode::Use ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &db_->handle, flags, nullptr) != SQLITE_OK) {
-    const std::string msg = db_->handle ? sqlite3_errmsg(db_->handle) : "out of memory";
-    sqlite3_close(db_->handle);
-    delete db_;
-    throw InputError(fmt::format("ledger {}: cannot open ({})", path, msg));
-  }
-  try {
-    sqlite3_busy_timeout(db_->handle, kBusyTimeoutMs);
-    // Rollback journal + synchronous=FULL: a COMMIT is on disk when sqlite3_step returns.
-    db_->exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;");
-    const bool quick = [&] {
-      Statement s(db_->handle, "PRAGMA quick_check", path);
-      return s.step() && s.text(0) == "ok";
-    }();
-    if (!quick) throw InputError(fmt::format("ledger {}: failed SQLite's integrity check", path));
-    db_->transaction(true, [&] {
-      const long long app = db_->integer("PRAGMA application_id");
-      const long long tables = db_->integer("SELECT count(*) FROM sqlite_master");
-      const long long version = db_->integer("PRAGMA user_version");
-      if (app == 0 && tables == 0) {
-        db_->exec(fmt::format("PRAGMA application_id={}; PRAGMA user_version={};", kApplicationId,
-                              kSchemaVersion));
-        db_->exec(kSchema);
-      } else if (app != kApplicationId) {
-        throw InputError(fmt::format("ledger {}: this SQLite file is not a gpdp ledger", path));
-      } else if (version == kLegacySchemaVersion && mode == Mode::Migrate) {
-        db_->upgrade_legacy();
-      } else if (version == kLegacySchemaVersion) {
-        throw InputError(migration_help(path));
-      } else if (version >= kStatelessSchemaVersion && version < kSchemaVersion) {
-        if (version <= kStatelessSchemaVersion) db_->exec(kAddStates);
-        if (version <= kPathlessSchemaVersion) db_->exec(kAddPathHistories);
-        if (version <= kRecordsOnlySchemaVersion) db_->exec(kAddWiderIdentity);
-        db_->exec(fmt::format("PRAGMA user_version={};", kSchemaVersion));
-      } else if (version != kSchemaVersion) {
-        throw InputError(
-            fmt::format("ledger {}: unsupported ledger schema version {}", path, version));
-      }
-      return 0;
-    });
-    if (mode == Mode::Use && db_->legacy_rows() > 0) throw InputError(migration_help(path));
-  } catch (...) {
-    sqlite3_close(db_->handle);
-    delete db_;
-    throw;
-  }
+  db_ = std::make_unique<LedgerTables>(path, opening == LedgerOpening::Use);
+  prepare_schema(db_->db(), opening);
 }
 
-Ledger::~Ledger() {
-  sqlite3_close(db_->handle);
-  delete db_;
-}
+Ledger::~Ledger() = default;
 
 const LedgerKey& Ledger::key() {
   if (key_) return *key_;
   // The first use of a ledger creates its key file and stores the key's check value; later uses
   // must find the same key.
   const std::string stored = db_->transaction(true, [&] {
-    Statement s(db_->handle, "SELECT value FROM meta WHERE key = 'key_check'", path_);
-    if (s.step()) return s.text(0);
+    if (auto value = db_->key_check()) return *value;
     const LedgerKey created = LedgerKey::load_or_create(key_path_);
-    Statement ins(db_->handle, "INSERT INTO meta(key, value) VALUES('key_check', ?1)", path_);
-    ins.bind(1, created.check_value());
-    ins.step();
+    db_->insert_key_check(created.check_value());
     return created.check_value();
   });
   LedgerKey k = LedgerKey::load(key_path_);
@@ -448,47 +89,22 @@ const LedgerKey& Ledger::key() {
 }
 
 std::optional<DatasetSummary> Ledger::dataset(const std::string& name) const {
-  Statement s(db_->handle, "SELECT name, created, records FROM datasets WHERE name = ?1", path_);
-  s.bind(1, name);
-  if (!s.step()) return std::nullopt;
-  DatasetSummary d;
-  d.name = s.text(0);
-  d.created = s.text(1);
-  d.records = static_cast<long>(s.integer(2));
+  auto found = db_->dataset(name);
+  if (!found) return std::nullopt;
+  DatasetSummary& d = *found;
   d.filter = db_->filter(name);
   d.releases = db_->releases("dataset", name);
   if (d.filter) d.spent = d.filter->spend(composition(d.releases, fmt::format("ledger {}", path_)));
-  return d;
+  return found;
 }
 
 std::vector<DatasetSummary> Ledger::datasets() const {
-  std::vector<std::string> names;
-  {
-    Statement s(db_->handle, "SELECT name FROM datasets ORDER BY name", path_);
-    while (s.step()) names.push_back(s.text(0));
-  }
   std::vector<DatasetSummary> out;
-  for (const auto& n : names) out.push_back(*dataset(n));
+  for (const auto& n : db_->dataset_names()) out.push_back(*dataset(n));
   return out;
 }
 
-std::vector<LegacyGroup> Ledger::legacy() const {
-  std::vector<LegacyGroup> out;
-  if (!db_->has_table("legacy_releases")) return out;
-  Statement s(db_->handle,
-              "SELECT h, (SELECT count(*) FROM legacy_releases r WHERE r.dataset_sha256 = h), "
-              "(SELECT epsilon FROM legacy_budgets b WHERE b.dataset_sha256 = h), "
-              "(SELECT delta FROM legacy_budgets b WHERE b.dataset_sha256 = h) FROM "
-              "(SELECT dataset_sha256 AS h FROM legacy_releases UNION "
-              "SELECT dataset_sha256 FROM legacy_budgets) ORDER BY h",
-              path_);
-  while (s.step()) {
-    LegacyGroup g{s.text(0), static_cast<long>(s.integer(1)), std::nullopt};
-    if (s.real(2) > 0) g.budget = Budget{s.real(2), s.real(3)};
-    out.push_back(g);
-  }
-  return out;
-}
+std::vector<LegacyGroup> Ledger::legacy() const { return db_->legacy_groups(); }
 
 std::optional<LedgerEntry> Ledger::release_with_path(const std::string& path_id) const {
   if (path_id.empty()) return std::nullopt;
@@ -607,12 +223,7 @@ void Ledger::move(const std::vector<long long>& ids, const std::vector<ReleaseSt
           movable,
           fmt::format("ledger {}: release {} cannot become {}: it is {}", path_, id, to_string(to),
                       rows.empty() ? "not in the ledger" : to_string(rows.front().state)));
-      Statement s(db_->handle, "UPDATE releases SET state = ?1, state_note = ?2 WHERE id = ?3",
-                  path_);
-      s.bind(1, to_string(to));
-      s.bind(2, note);
-      s.bind(3, id);
-      s.step();
+      db_->set_state(id, to, note);
     }
     return 0;
   });
@@ -748,42 +359,16 @@ DatasetSummary Ledger::migrate_legacy(const std::string& sha256, const DatasetId
                                       privacy::Conversion conversion) {
   check_dataset_name(identity.name);
   db_->transaction(true, [&] {
-    require(db_->has_table("legacy_releases"),
+    require(db_->has_legacy(),
             fmt::format("ledger {}: nothing to migrate (no schema-1 rows)", path_));
-    std::vector<LedgerEntry> rows;
-    {
-      Statement s(db_->handle,
-                  "SELECT id, created, mechanism, epsilon, delta, conversion, parameters, out_dir, "
-                  "path_id FROM legacy_releases WHERE dataset_sha256 = ?1 ORDER BY id",
-                  path_);
-      s.bind(1, sha256);
-      while (s.step()) {
-        LedgerEntry e;
-        e.dataset = identity.name;
-        e.created = s.text(1);
-        e.record = {{"format", "gpdp-privacy-record"},
-                    {"version", 1},
-                    {"events", json::array({parse_json_column(s.text(2), path_, s.integer(0))})}};
-        e.epsilon = s.real(3);
-        e.delta = s.real(4);
-        e.conversion = s.text(5);
-        e.parameters = parse_json_column(s.text(6), path_, s.integer(0));
-        e.out_dir = s.text(7);
-        e.path_id = s.text(8);
-        e.data_sha256 = sha256;
-        e.identity = {{"records", identity.fingerprint.records},
-                      {"distinct_records", identity.fingerprint.hashes.size()},
-                      {"migrated_from", "ledger schema 1"}};
-        rows.push_back(std::move(e));
-      }
+    std::vector<LedgerEntry> rows = db_->legacy_releases(sha256);
+    for (auto& e : rows) {
+      e.dataset = identity.name;
+      e.identity = {{"records", identity.fingerprint.records},
+                    {"distinct_records", identity.fingerprint.hashes.size()},
+                    {"migrated_from", "ledger schema 1"}};
     }
-    std::optional<Budget> budget;
-    {
-      Statement s(db_->handle,
-                  "SELECT epsilon, delta FROM legacy_budgets WHERE dataset_sha256 = ?1", path_);
-      s.bind(1, sha256);
-      if (s.step()) budget = Budget{s.real(0), s.real(1)};
-    }
+    const std::optional<Budget> budget = db_->legacy_budget(sha256);
     require(
         !rows.empty() || budget,
         fmt::format("ledger {}: no schema-1 rows for a data file with SHA-256 {}", path_, sha256));
@@ -807,14 +392,7 @@ DatasetSummary Ledger::migrate_legacy(const std::string& sha256, const DatasetId
     }
     for (const auto& e : rows) db_->insert_release(e);
     db_->merge_records(identity);
-    Statement del(db_->handle, "DELETE FROM legacy_releases WHERE dataset_sha256 = ?1", path_);
-    del.bind(1, sha256);
-    del.step();
-    Statement delb(db_->handle, "DELETE FROM legacy_budgets WHERE dataset_sha256 = ?1", path_);
-    delb.bind(1, sha256);
-    delb.step();
-    if (db_->legacy_rows() == 0)
-      db_->exec("DROP TABLE legacy_releases; DROP TABLE legacy_budgets;");
+    db_->delete_legacy(sha256);
     return 0;
   });
   return *dataset(identity.name);

@@ -27,6 +27,7 @@
 // a path released before schema 4 gets its history when first opened); a schema-1 ledger (budgets
 // keyed by the SHA-256 of a data file) is refused with the command that migrates it
 // (migrate_legacy()).
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -136,6 +137,9 @@ struct LegacyGroup {
   std::optional<Budget> budget;
 };
 
+class LedgerTables;        // the ledger's tables (src/release/ledger_tables.hpp)
+enum class LedgerOpening;  // what a ledger is opened for (src/release/ledger_schema.hpp)
+
 class Ledger {
  public:
   // Opens (creating if needed) the ledger at `path`, its key at `key_path` (default
@@ -233,9 +237,7 @@ class Ledger {
                                 privacy::Conversion conversion = privacy::kDefaultConversion);
 
  private:
-  struct Db;
-  enum class Mode { Use, Read, Migrate };
-  Ledger(const std::string& path, const std::string& key_path, Mode mode);
+  Ledger(const std::string& path, const std::string& key_path, LedgerOpening opening);
   LedgerDecision decide(const LedgerEntry& entry, const DatasetIdentity& identity,
                         const std::optional<Budget>& requested, privacy::Conversion conversion,
                         const std::vector<double>& orders, std::optional<ReleaseState> insert);
@@ -244,7 +246,7 @@ class Ledger {
   std::string path_;
   std::string key_path_;
   std::optional<LedgerKey> key_;
-  Db* db_;
+  std::unique_ptr<LedgerTables> db_;
 };
 
 // Current UTC time, ISO 8601 with seconds.
