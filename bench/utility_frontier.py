@@ -27,6 +27,8 @@ The public inputs (domain, threshold, response scale, ℓ, σ) follow one stated
 
 Usage: bench/utility_frontier.py [--quick] [--out DIR] [--seeds S] [--data NAME,...] [--eps E,...]
        bench/utility_frontier.py --report-from frontier.json --out DIR   (tables and plots only)
+       bench/utility_frontier.py --maps auto --base old/frontier.json --out DIR
+                (remeasure some maps; the others' rows from an earlier run of the same seeds)
   --quick  2 seeds, ε ∈ {1, 10}, large data sets subsampled to 600 records (CI: under 2 minutes)
 Writes OUT/frontier.md (the tables and the issue's evidence checks, see evidence()),
 OUT/frontier.json (every score and check), OUT/<data>.png (utility against ε, one line per map).
@@ -365,7 +367,7 @@ def evidence(results, epsilons, mechanisms):
         trivial = max(acc(m, None) for m in TRIVIAL)
         for e in epsilons:
             grid = max(acc(m, e) for m in BASELINES)
-            best = max(gpdp_names, key=lambda m: acc(m, e))
+            best = max((m for m in gpdp_names if m in s), key=lambda m: acc(m, e))
             a = acc(best, e) - grid
             b = acc("grid mean + GP", e) - grid
             b2 = max(acc("grid mean + GP", e), acc("grid mean + GP, sign", e)) - grid
@@ -378,6 +380,36 @@ def evidence(results, epsilons, mechanisms):
                          f"{mark(b, b >= 0.01, e >= 3)} | {mark(b2, b2 >= 0.01, e >= 3)} | "
                          f"{mark(own, own >= 0.01, e >= 3)} | {mark(c, c >= 0, e >= 3)} |")
     lines.append("\n(✓/✗: the check at the ε where the issue asks for it; in brackets: other ε.)\n")
+    return "\n".join(lines), out
+
+
+def evidence_auto(results, epsilons, mechanisms):
+    """Issue #28's check, per data set and ε, on mean accuracy: auto − the best single gpdp
+    mechanism of the same run (≥ −0.03 at ε ≥ 3, ≥ −0.05 below) and auto − the better trivial map
+    (≥ −0.01)."""
+    singles = [name for name, _ in mechanisms if name != "auto"]
+    lines = ["## Evidence (issue #28): `--mechanism auto`, mean accuracy\n",
+             "| data | ε | auto | best single (which) | better trivial | auto − best | auto − trivial |",
+             "|---|---|---|---|---|---|---|"]
+    out, failed = {}, 0
+    for name, res in results.items():
+        s = res["summary"]
+        if "auto" not in s:
+            continue
+        trivial = max(s[m]["all"]["accuracy_mean"] for m in TRIVIAL)
+        for e in epsilons:
+            acc = {m: s[m][str(e)]["accuracy_mean"] for m in singles + ["auto"]}
+            best = max(singles, key=acc.get)
+            d_best, d_triv = acc["auto"] - acc[best], acc["auto"] - trivial
+            ok_best, ok_triv = d_best >= -(0.03 if e >= 3 else 0.05), d_triv >= -0.01
+            failed += not (ok_best and ok_triv)
+            out.setdefault(name, {})[str(e)] = {"auto": acc["auto"], "best": best,
+                                                "best_accuracy": acc[best], "trivial": trivial,
+                                                "ok": ok_best and ok_triv}
+            lines.append(f"| {name} | {e:g} | {acc['auto']:.3f} | {acc[best]:.3f} ({best}) | "
+                         f"{trivial:.3f} | {d_best:+.3f}{'' if ok_best else ' ✗'} | "
+                         f"{d_triv:+.3f}{'' if ok_triv else ' ✗'} |")
+    lines.append(f"\n{failed} (data set, ε) fail the check (✗).\n")
     return "\n".join(lines), out
 
 
@@ -423,6 +455,12 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--report-from", default=None,
                     help="rewrite OUT's table, checks and plots from a frontier.json (no measuring)")
+    ap.add_argument("--maps", default=None,
+                    help="measure only these gpdp maps (names as in MECHANISMS, comma-separated; "
+                         "the trivial maps, baselines and non-private map are measured always)")
+    ap.add_argument("--base", default=None,
+                    help="with --maps: the other maps' rows from this earlier frontier.json (same "
+                         "seeds, ε and data sets; the report names it)")
     args = ap.parse_args()
     if args.report_from:
         with open(args.report_from) as f:
@@ -433,6 +471,22 @@ def main():
     seeds = 2 if args.quick else args.seeds
     epsilons = [float(e) for e in args.eps.split(",")] if args.eps else ([1.0, 10.0] if args.quick else EPSILONS)
     names = args.data.split(",")
+    mechanisms = MECHANISMS
+    if args.maps:
+        wanted = args.maps.split(",")
+        known = [m for m, _ in MECHANISMS]
+        if any(w not in known for w in wanted):
+            sys.exit(f"utility_frontier: unknown map(s) {[w for w in wanted if w not in known]}; known: {known}")
+        mechanisms = [(m, o) for m, o in MECHANISMS if m in wanted]
+    base = None
+    if args.base:
+        if not args.maps:
+            sys.exit("utility_frontier: --base needs --maps (the maps measured anew)")
+        with open(args.base) as f:
+            base = json.load(f)
+        if base["epsilons"] != epsilons or any(base["results"].get(n, {}).get("meta", {}).get("seeds") != seeds
+                                                for n in names):
+            sys.exit(f"utility_frontier: {args.base} has other ε or seeds than this run")
     specs = {d.name: d for d in DATASETS}
     unknown = [n for n in names if n not in specs]
     if unknown:
@@ -444,22 +498,39 @@ def main():
     for name in names:
         spec = specs[name]
         rec = load(spec, max_records=600 if args.quick else None, rng=np.random.default_rng(5))
-        table = run_dataset(rec, seeds, epsilons, MECHANISMS, progress)
+        table = run_dataset(rec, seeds, epsilons, mechanisms, progress)
+        summary = summarise(table)
+        if base:  # the earlier run's rows for the maps not measured now, in MECHANISMS order
+            old = base["results"][name]["summary"]
+            for key in ("trivial-out", "trivial-in", "non-private GP") + BASELINES:
+                if old[key] != summary[key]:
+                    sys.exit(f"utility_frontier: {args.base} disagrees with this run on {name}/{key}: "
+                             "not the same records, splits or seeds")
+            summary = {m: summary.get(m, old.get(m)) for m in list(old) + [m for m in summary if m not in old]}
         results[name] = {"meta": {"title": spec.title, "n": len(rec.value), "note": spec.note or "20 % held out",
                                   "share_above": float(rec.labels.mean()), "ell": rec.ell, "seeds": seeds},
-                         "summary": summarise(table)}
+                         "summary": summary}
     seconds = time.time() - t0
-    report(args.out, {"epsilons": epsilons, "conversion": CONVERSION, "seconds": seconds,
-                      "quick": args.quick, "results": results})
+    run = {"epsilons": epsilons, "conversion": CONVERSION, "seconds": seconds, "quick": args.quick,
+           "results": results}
+    if base:
+        run["measured_maps"] = [m for m, _ in mechanisms]
+        run["base"] = {"file": os.path.basename(args.base), "seconds": base["seconds"]}
+    report(args.out, run)
 
 
 def report(out, run):
     """Writes frontier.json, frontier.md and the plots of one run (also: --report-from)."""
     epsilons, results = run["epsilons"], run["results"]
     checks_md, run["evidence"] = evidence(results, epsilons, MECHANISMS)
+    auto_md, run["evidence_auto"] = evidence_auto(results, epsilons, MECHANISMS)
+    checks_md += "\n" + auto_md
     with open(os.path.join(out, "frontier.json"), "w") as f:
         json.dump(run, f, indent=1)
-    text = (f"# Utility frontier ({'quick' if run.get('quick') else 'full'} run, {run['seconds']:.0f} s)\n\n"
+    merged = (f" — {', '.join(run['measured_maps'])} measured in this run, the other maps from "
+              f"{run['base']['file']} ({run['base']['seconds']:.0f} s) on the same records, splits and "
+              "seeds") if run.get("base") else ""
+    text = (f"# Utility frontier ({'quick' if run.get('quick') else 'full'} run, {run['seconds']:.0f} s{merged})\n\n"
             + markdown(results, epsilons, "accuracy") + "\n" + markdown(results, epsilons, "IoU")
             + "\n" + checks_md)
     with open(os.path.join(out, "frontier.md"), "w") as f:

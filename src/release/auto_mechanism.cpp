@@ -29,7 +29,7 @@ using privacy::MechanismKind;
 // The public rules of the candidates (docs/utility.md "Choosing automatically").
 constexpr double kSignSigma = 0.05;        // posterior sample on the sign response: σ
 constexpr double kFunctionalRidge = 10.0;  // functional: its public ridge r (s solved)
-constexpr double kPriorMeanFraction = 0.1;
+constexpr int kVoteDraws = 3;              // L-path vote on the sign response: L paths, majority
 
 void check_auto_request(const ReleaseRequest& q) {
   const AutoSpec& s = *q.auto_mechanism;
@@ -112,7 +112,7 @@ void calibrate_candidates(std::vector<AutoCandidate>& cands, double epsilon) {
 std::vector<privacy::Accountant> compositions(const std::vector<AutoCandidate>& cands) {
   std::vector<privacy::Accountant> out;
   for (const auto& c : cands)
-    out.push_back(c.trivial ? privacy::Accountant() : c.accounting.composition);
+    if (!c.trivial) out.push_back(c.accounting.composition);
   return out;
 }
 
@@ -156,23 +156,29 @@ AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
   };
   {
     AutoCandidate trivial;
-    trivial.name = "trivial map (the summary's side, constant)";
+    trivial.name = "trivial map (the summary's side; a reference only, not a candidate)";
     trivial.trivial = true;
-    if (!plan.spec.trivial_candidate)
-      trivial.name += ", a reference only (no draw: not a candidate)";
+    trivial.constant = true;
     plan.candidates.push_back(std::move(trivial));
   }
   const auto none = [](ReleaseRequest&) {};
-  add("grid mean, cell means (sign)", MechanismKind::GridMean, true,
-      [](ReleaseRequest& c) { c.grid_map = GridMap::Cells; });
+  // The majority side: the constant map at the side of one cell's noisy mean, at E_c (the whole
+  // E is charged whichever candidate wins, so the summary's side at f·E would waste it).
+  add("majority side (one-cell grid mean, sign)", MechanismKind::GridMean, true,
+      [&](ReleaseRequest& c) {
+        c.grid_map = GridMap::Cells;
+        c.cells = std::vector<long>(static_cast<std::size_t>(model_domain(q, v).dim()), 1);
+      });
+  plan.candidates.back().constant = true;
   add("grid mean + GP (sign)", MechanismKind::GridMean, true, none);
   add("grid mean + GP", MechanismKind::GridMean, false, none);
   add(fmt::format("posterior sample σ = {} (sign)", kSignSigma), MechanismKind::PosteriorSample,
       true, [](ReleaseRequest& c) { c.mechanism.sigma = kSignSigma; });
-  add(fmt::format("posterior sample σ = {} (sign), prior mean dp", kSignSigma),
+  add(fmt::format("{}-path vote σ = {} (sign)", kVoteDraws, kSignSigma),
       MechanismKind::PosteriorSample, true, [](ReleaseRequest& c) {
         c.mechanism.sigma = kSignSigma;
-        c.prior_mean = PriorMeanSpec{true, kPriorMeanFraction, 0.0, std::nullopt};
+        c.draws = kVoteDraws;
+        c.vote_cutoff = 0.5;
       });
   add(fmt::format("functional, r = {}", kFunctionalRidge), MechanismKind::Functional, false,
       [](ReleaseRequest& c) { c.mechanism.r = kFunctionalRidge; });
@@ -262,9 +268,16 @@ ReleaseRequest simulated_request(const AutoCandidate& c, long n, long n_sim, con
   s.mechanism.eta = m.eta;
   s.mechanism.noise_scale = m.noise_scale;
   if (m.kind == MechanismKind::GridMean) {
-    s.mechanism.noise_scale = m.noise_scale * ratio;
-    s.mechanism.count_noise = privacy::grid_mean_count_noise(m) * ratio;
-    s.cells = m.cells;
+    // Cells scaled by the ratio (the records per cell are the real ones) and the noise by its
+    // square root: over an area, the real map's noisy cell sums average ratio⁻¹ times as many
+    // noise draws of scale s as the simulation's, so its privacy noise per record is the real
+    // one (docs/utility.md).
+    s.mechanism.noise_scale = m.noise_scale * std::sqrt(ratio);
+    s.mechanism.count_noise = privacy::grid_mean_count_noise(m) * std::sqrt(ratio);
+    const double cells = std::accumulate(m.cells.begin(), m.cells.end(), 1.0, [](double p, long c) {
+      return p * static_cast<double>(c);
+    });
+    s.cells = ratio < 1 ? square_cells(domain, cells * ratio).counts : m.cells;
   } else {
     s.mechanism.r = m.r * std::sqrt(ratio);
   }
@@ -356,17 +369,19 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
          std::accumulate(iou[c].begin(), iou[c].end(), 0.0) / static_cast<double>(iou[c].size())});
   }
   // The highest mean accuracy; a near tie (within kAutoTieMargin) goes to the simpler.
-  std::size_t best = plan.spec.trivial_candidate ? 0 : 1, best_nontrivial = 1;
-  for (std::size_t c = best + 1; c < K; ++c) {
-    if (choice.predictions[c].accuracy > choice.predictions[best].accuracy + kAutoTieMargin)
-      best = c;
-    if (choice.predictions[c].accuracy > choice.predictions[best_nontrivial].accuracy)
-      best_nontrivial = c;
+  // [0], the summary's side, is a reference only: it is never chosen.
+  std::size_t best = 1;
+  double best_constant = choice.predictions[0].accuracy;
+  double best_varying = 0.0;
+  for (std::size_t c = 1; c < K; ++c) {
+    const double a = choice.predictions[c].accuracy;
+    if (c > 1 && a > choice.predictions[best].accuracy + kAutoTieMargin) best = c;
+    (plan.candidates[c].constant ? best_constant : best_varying) =
+        std::max(plan.candidates[c].constant ? best_constant : best_varying, a);
   }
   choice.winner = best;
   const AutoPrediction& triv = choice.predictions[0];
-  choice.useless =
-      choice.predictions[best_nontrivial].accuracy <= triv.accuracy + kAutoUsefulMargin;
+  choice.useless = best_varying <= best_constant + kAutoUsefulMargin;
 
   // The report (the certificate's "auto" block).
   const privacy::Guarantee summary_alone = plan.summary_accounting.composition.epsilon(
@@ -465,28 +480,11 @@ AutoChoice draw_summary_and_choose(const AutoPlan& plan,
 ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,
                              const nlohmann::json& report) {
   const AutoCandidate& c = plan.candidates.at(winner);
-  ChosenRelease out{c.trivial ? plan.summary_request : c.request,
-                    c.trivial ? plan.summary_validated : c.validated, c.trivial};
+  require(!c.trivial, "--mechanism auto: the summary's side is a reference, not a candidate");
+  ChosenRelease out{c.request, c.validated};
   out.request.selection = std::make_shared<const AutoSelection>(
       AutoSelection{plan.summary_accounting.composition, compositions(plan.candidates), report});
   return out;
-}
-
-ReleasedPaths draw_chosen(const AutoChoice& choice, const ChosenRelease& chosen,
-                          const ReleaseAccounting& a) {
-  if (!chosen.trivial) return draw_and_snap(chosen.request, chosen.validated, a);
-  // The trivial map: a function of the summary's table only (no draw).
-  const double mu0 = table_prior_mean(choice.summary, a.mechanism.n, a.mechanism.M_Y);
-  const Eigen::Index m = chosen.validated.model_points.rows();
-  SnappedDraws d;
-  d.values = Eigen::MatrixXd::Constant(m, 1, mu0);
-  d.probability = Eigen::VectorXd::Constant(m, mu0 >= chosen.validated.level ? 1.0 : 0.0);
-  d.table = choice.summary;
-  d.sampler =
-      "auto: the trivial map, the constant mean μ₀ of the summary's cell table (sign response; "
-      "no further draw)";
-  d.rng = rng_description(chosen.request.insecure_seed);
-  return released_paths(chosen.request, chosen.validated, a, std::move(d));
 }
 
 namespace {
@@ -525,7 +523,7 @@ ReleaseOutcome run_auto_release(const ReleaseRequest& q) {
   if (choice.useless && plan.spec.refuse_if_useless) refuse(plan, choice);
   const ChosenRelease chosen = chosen_release(plan, choice.winner, choice.report);
   const ReleaseAccounting a = account(chosen.request, chosen.validated);
-  const ReleasedPaths p = draw_chosen(choice, chosen, a);
+  const ReleasedPaths p = draw_and_snap(chosen.request, chosen.validated, a);
   return render_certify_publish(chosen.request, chosen.validated, a, p);
 }
 

@@ -85,10 +85,8 @@ class Batch {
 
   // --mechanism auto: the summary is drawn and the candidate chosen here, before the reservation
   // (the choice's record, summary then envelope, is the same whichever wins); the worker draws
-  // the chosen candidate. The trivial map has no draw for a worker: a batch leaves it out of the
-  // candidates (a public rule), see AutoSpec.
+  // the chosen candidate.
   static void choose(Item& it) {
-    it.q.auto_mechanism->trivial_candidate = false;
     const AutoPlan plan = plan_auto(it.q, *it.v);
     const AutoChoice choice = draw_summary_and_choose(plan, it.q.insecure_seed);
     ChosenRelease chosen = chosen_release(plan, choice.winner, choice.report);

@@ -86,7 +86,7 @@ MapRelease PreparedRelease::draw(std::uint64_t seed) {
     ChosenRelease chosen = chosen_release(*plan_, choice.winner, choice.report);
     chosen.request.insecure_seed = seed;
     const ReleaseAccounting a = account_mechanism(chosen.request, chosen.validated);
-    const ReleasedPaths p = draw_chosen(choice, chosen, a);
+    const ReleasedPaths p = draw_and_snap(chosen.request, chosen.validated, a);
     std::optional<Eigen::VectorXd> probability;
     if (p.probability.size() > 0) probability = p.probability;
     return {p.values, p.in_set, probability, p.prior_mean, choice.report};

@@ -15,13 +15,15 @@
 //              as releases (prepared_release.hpp: the same validation, map mechanism, snapping
 //              and released set), scored at simulated held-out records; the highest mean
 //              accuracy wins, a near tie goes to the simpler candidate;
-//   release    the chosen candidate's draw (the trivial map: the constant side of the summary,
-//              no further draw); its accounting composes S then the envelope (AutoSelection).
+//   release    the chosen candidate's draw; its accounting composes S then the envelope
+//              (AutoSelection). The summary's own constant side is a reference for "useless"
+//              only: the whole E is charged whichever candidate wins, so the constant map is
+//              the majority side at E_c (a one-cell grid mean), a candidate like the others.
 //
 // Simulations are capped for speed: at most kAutoSimulatedRecords records per simulated data set;
 // when n is larger each candidate runs on the thinned data with its parameters scaled so that the
-// information per unit area is n's (posterior sample and functional: r² ∝ n; grid mean: s_S ∝ n),
-// see docs/utility.md.
+// information per unit area is n's (posterior sample and functional: r² ∝ n) or a cell mean's
+// noise is n's (grid mean: cells ∝ n, the same s_S and records per cell), see docs/utility.md.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -52,7 +54,8 @@ struct AutoCandidate {
   ReleaseRequest request;        // its public parameters, calibrated to the common target E_c
   ValidatedRelease validated;    // the records under its response transform (y or sign)
   ReleaseAccounting accounting;  // its own composition (account_mechanism), no ledger
-  bool trivial = false;          // the constant side of the summary: no event, no draw
+  bool trivial = false;   // the summary's constant side: a reference only (no event, no draw)
+  bool constant = false;  // a constant map (the reference, the majority side)
 };
 
 struct AutoPlan {
@@ -62,8 +65,8 @@ struct AutoPlan {
   ReleaseRequest summary_request;
   ValidatedRelease summary_validated;
   ReleaseAccounting summary_accounting;
-  // Simplest first (a near tie goes to the earlier): [0] the trivial map (with
-  // spec.trivial_candidate false, a reference only), then the mechanisms.
+  // [0] the trivial map, the summary's side (a reference for "useless", never chosen), then the
+  // candidates, simplest first (a near tie goes to the earlier).
   std::vector<AutoCandidate> candidates;
   double candidate_epsilon = 0.0;  // E_c
   privacy::Accountant total;       // summary_then_choice(summary, candidates)
@@ -85,7 +88,7 @@ struct AutoChoice {
   CellTable summary;  // S's output (the grid mean's noisy cell table, sign response)
   std::size_t winner = 0;
   std::vector<AutoPrediction> predictions;  // per candidate
-  bool useless = false;   // the best non-trivial is not better than trivial by the margin
+  bool useless = false;   // the best non-constant is not better than a constant map by the margin
   nlohmann::json report;  // the certificate's "auto" block
 };
 // The choice from S's output and public inputs only (post-processing).
@@ -100,14 +103,9 @@ AutoChoice draw_summary_and_choose(const AutoPlan& plan,
 struct ChosenRelease {
   ReleaseRequest request;
   ValidatedRelease validated;
-  bool trivial = false;
 };
 ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,
                              const nlohmann::json& report);
-// The released paths of the choice: the candidate's draw (the request's generator), or the
-// trivial map read from the summary's table (no draw).
-ReleasedPaths draw_chosen(const AutoChoice& choice, const ChosenRelease& chosen,
-                          const ReleaseAccounting& accounting);
 // The accounting of the plan before any choice (PreparedRelease::guarantee, a pre-check): the
 // summary's mechanism with the total composition.
 ReleaseAccounting planned_accounting(const AutoPlan& plan);

@@ -86,9 +86,6 @@ struct AutoSpec {
   // Refuse (charging only the summary) when the best candidate is not predicted better than the
   // trivial map by the stated margin.
   bool refuse_if_useless = false;
-  // The trivial map (the summary's constant side, no draw) is a candidate; a batch sets false (its
-  // workers make draws; the candidate list is public either way).
-  bool trivial_candidate = true;
 };
 
 // What a release chosen by `--mechanism auto` adds to the chosen candidate's own accounting: the
