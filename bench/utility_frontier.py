@@ -272,7 +272,9 @@ def scores(released, truth):
     return float(np.mean(released == truth)), iou
 
 
-def run_dataset(rec, seeds, epsilons, mechanisms, progress):
+def run_dataset(rec, seeds, epsilons, mechanisms, progress, choices=None):
+    """The scores per (map, ε); `choices` (a dict), if given, gets {ε: {candidate: count}} of auto's
+    choices over the seeds."""
     table = {}  # (map, ε or None) -> list of (accuracy, IoU)
 
     def add(name, eps, released, truth):
@@ -300,6 +302,9 @@ def run_dataset(rec, seeds, epsilons, mechanisms, progress):
                     sys.exit(f"{rec.spec.name}: {name} accounts to ε = {prep.epsilon} > {eps}")
                 out = prep.release(seed=20_000 + 101 * s)
                 add(name, eps, np.asarray(out["set"]) > 0.5, truth)
+                if out["auto"] is not None and choices is not None:
+                    chosen = choices.setdefault(str(eps), {})
+                    chosen[out["auto"]["chosen"]] = chosen.get(out["auto"]["chosen"], 0) + 1
         progress(f"{rec.spec.name}: seed {s + 1}/{seeds} done")
     return table
 
@@ -389,8 +394,9 @@ def evidence_auto(results, epsilons, mechanisms):
     (≥ −0.01)."""
     singles = [name for name, _ in mechanisms if name != "auto"]
     lines = ["## Evidence (issue #28): `--mechanism auto`, mean accuracy\n",
-             "| data | ε | auto | best single (which) | better trivial | auto − best | auto − trivial |",
-             "|---|---|---|---|---|---|---|"]
+             "| data | ε | auto | best single (which) | better trivial | auto − best | auto − trivial | "
+             "auto's choices over the seeds |",
+             "|---|---|---|---|---|---|---|---|"]
     out, failed = {}, 0
     for name, res in results.items():
         s = res["summary"]
@@ -408,7 +414,10 @@ def evidence_auto(results, epsilons, mechanisms):
                                                 "ok": ok_best and ok_triv}
             lines.append(f"| {name} | {e:g} | {acc['auto']:.3f} | {acc[best]:.3f} ({best}) | "
                          f"{trivial:.3f} | {d_best:+.3f}{'' if ok_best else ' ✗'} | "
-                         f"{d_triv:+.3f}{'' if ok_triv else ' ✗'} |")
+                         f"{d_triv:+.3f}{'' if ok_triv else ' ✗'} | "
+                         + ", ".join(f"{c} × {k}" for c, k in sorted(
+                             res.get("auto_choices", {}).get(str(e), {}).items(),
+                             key=lambda t: -t[1])) + " |")
     lines.append(f"\n{failed} (data set, ε) fail the check (✗).\n")
     return "\n".join(lines), out
 
@@ -498,7 +507,8 @@ def main():
     for name in names:
         spec = specs[name]
         rec = load(spec, max_records=600 if args.quick else None, rng=np.random.default_rng(5))
-        table = run_dataset(rec, seeds, epsilons, mechanisms, progress)
+        choices = {}
+        table = run_dataset(rec, seeds, epsilons, mechanisms, progress, choices)
         summary = summarise(table)
         if base:  # the earlier run's rows for the maps not measured now, in MECHANISMS order
             old = base["results"][name]["summary"]
@@ -509,7 +519,7 @@ def main():
             summary = {m: summary.get(m, old.get(m)) for m in list(old) + [m for m in summary if m not in old]}
         results[name] = {"meta": {"title": spec.title, "n": len(rec.value), "note": spec.note or "20 % held out",
                                   "share_above": float(rec.labels.mean()), "ell": rec.ell, "seeds": seeds},
-                         "summary": summary}
+                         "summary": summary, "auto_choices": choices}
     seconds = time.time() - t0
     run = {"epsilons": epsilons, "conversion": CONVERSION, "seconds": seconds, "quick": args.quick,
            "results": results}

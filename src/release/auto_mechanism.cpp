@@ -274,9 +274,7 @@ ReleaseRequest simulated_request(const AutoCandidate& c, long n, long n_sim, con
     // one (docs/utility.md).
     s.mechanism.noise_scale = m.noise_scale * std::sqrt(ratio);
     s.mechanism.count_noise = privacy::grid_mean_count_noise(m) * std::sqrt(ratio);
-    const double cells = std::accumulate(m.cells.begin(), m.cells.end(), 1.0, [](double p, long c) {
-      return p * static_cast<double>(c);
-    });
+    const auto cells = static_cast<double>(grid_mean_layout(m).size());
     s.cells = ratio < 1 ? square_cells(domain, cells * ratio).counts : m.cells;
   } else {
     s.mechanism.r = m.r * std::sqrt(ratio);
@@ -375,9 +373,9 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   double best_varying = 0.0;
   for (std::size_t c = 1; c < K; ++c) {
     const double a = choice.predictions[c].accuracy;
-    if (c > 1 && a > choice.predictions[best].accuracy + kAutoTieMargin) best = c;
-    (plan.candidates[c].constant ? best_constant : best_varying) =
-        std::max(plan.candidates[c].constant ? best_constant : best_varying, a);
+    if (a > choice.predictions[best].accuracy + kAutoTieMargin) best = c;
+    double& best_of_kind = plan.candidates[c].constant ? best_constant : best_varying;
+    best_of_kind = std::max(best_of_kind, a);
   }
   choice.winner = best;
   const AutoPrediction& triv = choice.predictions[0];

@@ -76,20 +76,26 @@ CellLayout square_cells(const Box& domain, double total) {
   return layout;
 }
 
-CellLayout ug_cells(const Box& domain, long n, double epsilon) {
+namespace {
+
+// The UG rule's count n ε / c, before rounding and the cap.
+double ug_count(long n, double epsilon) {
   require(n >= 1 && std::isfinite(epsilon) && epsilon > 0,
           "the grid mean's cell rule needs n ≥ 1 and ε > 0");
-  return square_cells(domain, static_cast<double>(n) * epsilon / kGridMeanUgConstant);
+  return static_cast<double>(n) * epsilon / kGridMeanUgConstant;
+}
+
+}  // namespace
+
+CellLayout ug_cells(const Box& domain, long n, double epsilon) {
+  return square_cells(domain, ug_count(n, epsilon));
 }
 
 CellLayout grid_mean_cells(const Box& domain, long n, double epsilon) {
-  require(n >= 1 && std::isfinite(epsilon) && epsilon > 0,
-          "the grid mean's cell rule needs n ≥ 1 and ε > 0");
   // At least k records per cell on average: the UG count alone gives about one at ε = 10, where
   // the frontier measured k = 5 best (docs/utility.md, "The grid mean's cell rule").
-  const double nd = static_cast<double>(n);
   return square_cells(
-      domain, std::min(nd * epsilon / kGridMeanUgConstant, nd / kGridMeanMinRecordsPerCell));
+      domain, std::min(ug_count(n, epsilon), static_cast<double>(n) / kGridMeanMinRecordsPerCell));
 }
 
 CellLayout grid_mean_layout(const privacy::GpMechanism& m) {
