@@ -9,9 +9,9 @@
 
 #include "gpdp/attack/attack_options.hpp"
 #include "gpdp/attack/attack_run.hpp"
+#include "gpdp/auditor/audit_run.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/options/option_spec.hpp"
-#include "gpdp/privacy/audit_run.hpp"
 #include "gpdp/release/manifest.hpp"
 #include "gpdp/release/release_options.hpp"
 #include "gpdp/tasks/command_options.hpp"
@@ -81,9 +81,9 @@ TEST(OptionSpec, AttackDefaultsAreTheRequestDefaults) {
 
 TEST(OptionSpec, AuditDefaultsAreTheRequestDefaults) {
   const auto parsed =
-      options::parse_options(privacy::audit_options(), {{"--n", {"3"}}, {"--delta", {"1e-5"}}});
-  const auto a = privacy::audit_request_from_json(parsed.request);
-  const privacy::AuditRequest d;
+      options::parse_options(auditor::audit_options(), {{"--n", {"3"}}, {"--delta", {"1e-5"}}});
+  const auto a = auditor::audit_request_from_json(parsed.request);
+  const auditor::AuditRequest d;
   EXPECT_EQ(a.mechanism.n, 3);
   EXPECT_EQ(a.settings.delta, 1e-5);
   EXPECT_EQ(a.mechanism.kernel, d.mechanism.kernel);
@@ -96,17 +96,17 @@ TEST(OptionSpec, AuditDefaultsAreTheRequestDefaults) {
   EXPECT_EQ(a.settings.sensitivity, d.settings.sensitivity);
   EXPECT_EQ(a.settings.seed, d.settings.seed);
   EXPECT_TRUE(a.settings.alphas.empty());
-  const auto off = options::parse_options(privacy::audit_options(), {{"--n", {"3"}},
+  const auto off = options::parse_options(auditor::audit_options(), {{"--n", {"3"}},
                                                                      {"--delta", {"1e-5"}},
                                                                      {"--no-continuation", {}},
                                                                      {"--alpha", {"1.5,2"}},
                                                                      {"--evals", {"40"}}});
-  const auto b = privacy::audit_request_from_json(off.request);
+  const auto b = auditor::audit_request_from_json(off.request);
   EXPECT_FALSE(b.settings.continuation);
   EXPECT_TRUE(b.settings.sensitivity);
   EXPECT_EQ(b.settings.alphas, (std::vector<double>{1.5, 2.0}));
   EXPECT_EQ(b.settings.max_evals, 40);
-  EXPECT_THROW(privacy::audit_request_from_json({{"quiet", true}}), InputError);
+  EXPECT_THROW(auditor::audit_request_from_json({{"quiet", true}}), InputError);
 }
 
 // A text that each option's type accepts.

@@ -7,17 +7,18 @@
 
 #include <cmath>
 
+#include "gpdp/auditor/audit.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/privacy/audit.hpp"
 #include "gpdp/privacy/bounds.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "support/paths.hpp"
 
 using namespace gpdp;
+using namespace gpdp::auditor;
 using namespace gpdp::privacy;
 
 namespace {
-privacy::AuditSettings quick_settings() {
+auditor::AuditSettings quick_settings() {
   AuditSettings s;
   s.restarts = 4;
   s.max_evals = 150;

@@ -7,13 +7,14 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "gpdp/auditor/audit_study.hpp"
+#include "gpdp/auditor/audit_study_row.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/privacy/audit_study.hpp"
-#include "gpdp/privacy/audit_study_row.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "support/paths.hpp"
 
 using namespace gpdp;
+using namespace gpdp::auditor;
 using namespace gpdp::privacy;
 using nlohmann::json;
 

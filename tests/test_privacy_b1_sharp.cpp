@@ -12,12 +12,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "gpdp/privacy/audit.hpp"
+#include "gpdp/auditor/audit.hpp"
 #include "gpdp/privacy/bounds.hpp"
 #include "gpdp/rng.hpp"
 #include "support/paths.hpp"
 
 using namespace gpdp;
+using namespace gpdp::auditor;
 using namespace gpdp::privacy;
 
 namespace {

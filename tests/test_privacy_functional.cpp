@@ -13,14 +13,15 @@
 
 #include <cmath>
 
+#include "gpdp/auditor/audit.hpp"
+#include "gpdp/auditor/audit_functional.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/privacy/audit.hpp"
-#include "gpdp/privacy/audit_functional.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/event.hpp"
 #include "support/privacy_cases.hpp"
 
 using namespace gpdp;
+using namespace gpdp::auditor;
 using namespace gpdp::privacy;
 
 namespace {

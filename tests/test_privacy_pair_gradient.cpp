@@ -7,13 +7,13 @@
 #include <cmath>
 #include <functional>
 
+#include "gpdp/auditor/neighbour_pair.hpp"
+#include "gpdp/auditor/pair_gradient.hpp"
 #include "gpdp/posterior.hpp"
-#include "gpdp/privacy/neighbour_pair.hpp"
-#include "gpdp/privacy/pair_gradient.hpp"
 #include "gpdp/rng.hpp"
 
 using namespace gpdp;
-using namespace gpdp::privacy;
+using namespace gpdp::auditor;
 
 namespace {
 

@@ -8,11 +8,12 @@
 
 #include <cmath>
 
+#include "gpdp/auditor/gaussian_divergence.hpp"
 #include "gpdp/privacy/accountant.hpp"
-#include "gpdp/privacy/gaussian_divergence.hpp"
 #include "support/privacy_cases.hpp"
 
 using namespace gpdp;
+using namespace gpdp::auditor;
 using namespace gpdp::privacy;
 
 TEST(PrivacySoundness, ExactDivergenceMatchesOneDimensionalClosedForm) {

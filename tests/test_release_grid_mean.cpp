@@ -12,10 +12,10 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "gpdp/auditor/gaussian_divergence.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/calibrate.hpp"
-#include "gpdp/privacy/gaussian_divergence.hpp"
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/lazy_answers.hpp"
@@ -104,7 +104,7 @@ TEST(ReleaseGridMean, ExactDivergenceOfNeighboursNeverExceedsTheCurveAndAttainsI
       }
       const Eigen::VectorXd a = released(X, y), b = released(X2, y2);
       for (const double alpha : {1.5, 4.0, 20.0}) {
-        const double exact = privacy::gaussian_renyi_divergence(alpha, a, cov, b, cov);
+        const double exact = auditor::gaussian_renyi_divergence(alpha, a, cov, b, cov);
         EXPECT_LE(exact, curve(alpha) * (1 + 1e-12) + 1e-12) << "trial " << trial;
         worst_ratio = std::max(worst_ratio, exact / curve(alpha));
       }

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "gpdp/auditor/audit_run.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/privacy/audit_run.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "spec_options.hpp"
 
@@ -16,13 +16,13 @@ namespace {
 void run(const SpecOptions& opts) {
   const auto parsed = opts.parsed();
   if (SpecOptions::print_request(parsed)) return;
-  const auto request = privacy::audit_request_from_json(parsed.request);
+  const auto request = auditor::audit_request_from_json(parsed.request);
   const bool quiet = parsed.front_end.at("quiet").get<bool>();
   auto progress = [quiet](const std::string& msg) {
     if (!quiet) fmt::print(stderr, "{}\n", msg);
   };
   tasks::ThreadExecutor executor(parsed.front_end.at("threads").get<int>());
-  const auto run = privacy::run_audit(request, executor, progress);
+  const auto run = auditor::run_audit(request, executor, progress);
   fmt::print("{}", run.report);
   if (run.violation) {
     throw PrivacyError(

@@ -6,8 +6,8 @@
 #include <functional>
 
 #include "command.hpp"
+#include "gpdp/auditor/audit_study.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/privacy/audit_study.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "spec_options.hpp"
 
@@ -18,7 +18,7 @@ namespace {
 void run(const SpecOptions& opts) {
   const auto parsed = opts.parsed();
   if (SpecOptions::print_request(parsed)) return;
-  const auto request = privacy::audit_study_request_from_json(parsed.request);
+  const auto request = auditor::audit_study_request_from_json(parsed.request);
   const int threads = parsed.front_end.at("threads").get<int>();
   require(threads >= 0, "--threads must be ≥ 0");
   tasks::ThreadExecutor executor(threads);
@@ -26,7 +26,7 @@ void run(const SpecOptions& opts) {
   if (!parsed.front_end.at("quiet").get<bool>()) {
     progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   }
-  const auto study = privacy::run_audit_study(request, executor, progress);
+  const auto study = auditor::run_audit_study(request, executor, progress);
   fmt::print("{}", study.markdown);
   if (study.violation) {
     throw PrivacyError("VIOLATION: a row of the study exceeds a proven bound (marked above)");

@@ -9,10 +9,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "gpdp/auditor/audit.hpp"
+#include "gpdp/auditor/audit_run.hpp"
+#include "gpdp/auditor/audit_study.hpp"
 #include "gpdp/privacy/accountant.hpp"
-#include "gpdp/privacy/audit.hpp"
-#include "gpdp/privacy/audit_run.hpp"
-#include "gpdp/privacy/audit_study.hpp"
 #include "gpdp/privacy/bounds.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/event.hpp"
@@ -24,6 +24,7 @@ namespace gpdp::python {
 
 namespace {
 
+using namespace gpdp::auditor;
 using namespace gpdp::privacy;
 
 // f applied to a float (-> float) or elementwise to an array (-> float64 array of the same shape).
@@ -284,7 +285,7 @@ void bind_audit_driver(py::module_& m) {
         AuditRun run;
         {
           const py::gil_scoped_release release;
-          run = privacy::run_audit(parsed, executor);
+          run = auditor::run_audit(parsed, executor);
         }
         return py::make_tuple(run.report, run.violation);
       },

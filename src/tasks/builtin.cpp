@@ -1,9 +1,9 @@
 // The task kinds of the library: one list per module (add yours to make_builtin_registry).
 #include "gpdp/attack/tasks.hpp"
+#include "gpdp/auditor/audit_tasks.hpp"
 #include "gpdp/experiments/public_search_tasks.hpp"
 #include "gpdp/experiments/utility_tasks.hpp"
 #include "gpdp/ops/experiment_tasks.hpp"
-#include "gpdp/privacy/audit_tasks.hpp"
 #include "gpdp/release/draw_task.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/tasks/registry.hpp"
@@ -27,7 +27,7 @@ Registry make_builtin_registry() {
   registry.add(release::release_tasks());
   registry.add(attack::attack_tasks());
   registry.add(ops::ops_tasks());
-  registry.add(privacy::audit_tasks());
+  registry.add(auditor::audit_tasks());
   return registry;
 }
 }  // namespace

@@ -7,10 +7,10 @@
 #include <map>
 
 #include "gpdp/attack/attack_options.hpp"
+#include "gpdp/auditor/audit_run.hpp"
+#include "gpdp/auditor/audit_study.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
-#include "gpdp/privacy/audit_run.hpp"
-#include "gpdp/privacy/audit_study.hpp"
 
 namespace gpdp::tasks {
 
@@ -20,8 +20,8 @@ using OptionList = std::function<std::vector<options::OptionSpec>()>;
 const std::map<std::string, OptionList>& commands() {
   static const std::map<std::string, OptionList> all{
       {"attack", &attack::attack_options},
-      {"audit", &privacy::audit_options},
-      {"audit-study", &privacy::audit_study_options},
+      {"audit", &auditor::audit_options},
+      {"audit-study", &auditor::audit_study_options},
       {"search", &experiments::public_search_options},
   };
   return all;

@@ -4,12 +4,13 @@
 
 #include <cmath>
 
+#include "gpdp/auditor/audit.hpp"
+#include "gpdp/auditor/gaussian_divergence.hpp"
 #include "gpdp/privacy/accountant.hpp"
-#include "gpdp/privacy/audit.hpp"
-#include "gpdp/privacy/gaussian_divergence.hpp"
 #include "support/privacy_cases.hpp"
 
 using namespace gpdp;
+using namespace gpdp::auditor;
 using namespace gpdp::privacy;
 
 TEST(PrivacySoundnessLarge, ExactDivergenceNeverExceedsTheBound) {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "gpdp/privacy/audit.hpp"
+#include "gpdp/auditor/audit.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/rng.hpp"
 
@@ -11,7 +11,7 @@ namespace gpdp::test {
 
 struct PrivacyCase {
   privacy::GpMechanism mechanism;  // kernel, n, r, σ, η, M_Y, lemma (V_n = V̄_n on the unit box)
-  privacy::NeighbourPair pair;
+  auditor::NeighbourPair pair;
   bool same_covariates = false;
 };
 

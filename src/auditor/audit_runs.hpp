@@ -9,11 +9,11 @@
 #include "gpdp/domain.hpp"
 #include "gpdp/tasks/executor.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 // Where a search's pairs live: the mechanism at size m.n, the box, the codec's shape.
 struct SearchSpace {
-  const GpMechanism& m;
+  const privacy::GpMechanism& m;
   const Box& box;
   int extra_test = 0;
   bool same_covariate = false;
@@ -28,4 +28,4 @@ Found run_subplex(const SearchSpace& space, const std::vector<std::vector<double
                   const ObjectiveSpec& objective, int max_evals, int threads,
                   tasks::Executor* executor);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

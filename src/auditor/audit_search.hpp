@@ -12,7 +12,7 @@
 #include "audit_codec.hpp"
 #include "gpdp/rng.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 // An exact objective: NaN or ±∞ means "proves nothing" (counted as singular, never a finding).
 using ExactObjective = std::function<double(const NeighbourPair&)>;
@@ -69,4 +69,4 @@ Start extend_pair(const PairCodec& codec, const NeighbourPair& witness, int rule
 // 1 = n_0 < n_1 < ... = n, each rung ~1.5 x the previous: the sizes a continuation visits.
 std::vector<long> continuation_ladder(long n);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

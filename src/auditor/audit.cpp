@@ -1,4 +1,4 @@
-#include "gpdp/privacy/audit.hpp"
+#include "gpdp/auditor/audit.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/rng.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -20,7 +20,8 @@ using Progress = std::function<void(const std::string&)>;
 
 bool exceeds(double found, double proven) { return found > proven * (1.0 + 1e-9) + 1e-12; }
 
-std::vector<double> audit_orders(const AuditSettings& s, const RdpCurve& curve, double alpha_star) {
+std::vector<double> audit_orders(const AuditSettings& s, const privacy::RdpCurve& curve,
+                                 double alpha_star) {
   std::vector<double> alphas = s.alphas;
   if (alphas.empty()) {
     const double top = curve.alpha_max();
@@ -43,7 +44,7 @@ std::vector<double> audit_orders(const AuditSettings& s, const RdpCurve& curve, 
 // One objective, one mode (general or same-covariate), one size: the gradient search from the
 // structured starts, `restarts` random starts and `extra` (continuation, earlier orders).
 struct ModeSearch {
-  const GpMechanism& m;
+  const privacy::GpMechanism& m;
   const Box& box;
   const AuditSettings& s;
   SeededRng& rng;
@@ -51,7 +52,7 @@ struct ModeSearch {
 
   Found run(long n, bool same, int restarts, const std::vector<Start>& extra,
             const ObjectiveSpec& objective) const {
-    GpMechanism sized = m;
+    privacy::GpMechanism sized = m;
     sized.n = n;
     const PairCodec codec(sized, box, s.extra_test_points, same);
     std::vector<Start> starts = structured_starts(codec, m.kernel->lengthscale(), rng);
@@ -71,7 +72,7 @@ struct ModeSearch {
     for (const long n : continuation_ladder(m.n)) {
       std::vector<Start> extra;
       if (!rungs.empty() && std::isfinite(rungs.back().best)) {
-        GpMechanism sized = m;
+        privacy::GpMechanism sized = m;
         sized.n = n;
         const PairCodec codec(sized, box, s.extra_test_points, same);
         for (int rule = 0; rule < 5; ++rule) {
@@ -106,9 +107,9 @@ void record_rungs(AuditReport& report, const std::vector<Found>& rungs, bool sen
 
 // Describes the order's witness (bounded-response pairs only), flags a violation, reports progress
 // and files the order.
-void finish_order(const GpMechanism& m, const Box& box, AuditOrder o, AuditReport& report,
+void finish_order(const privacy::GpMechanism& m, const Box& box, AuditOrder o, AuditReport& report,
                   const Progress& progress) {
-  if (o.witness.X.rows() > 0 && m.lemma != SensitivityLemma::B8) {
+  if (o.witness.X.rows() > 0 && m.lemma != privacy::SensitivityLemma::B8) {
     o.shape = pair_shape(*m.kernel, m.r, m.M_Y, box, o.witness);
   }
   o.violation = exceeds(o.lower, o.proven);
@@ -127,9 +128,10 @@ void count(AuditReport& report, const Found& f) {
 
 using Kind = ObjectiveSpec::Kind;
 
-void gradient_audit(const GpMechanism& m, const AuditSettings& s, const Box& box,
-                    const RdpCurve& curve, const std::vector<double>& alphas, SeededRng& rng,
-                    AuditReport& report, const Progress& progress, tasks::Executor* executor) {
+void gradient_audit(const privacy::GpMechanism& m, const AuditSettings& s, const Box& box,
+                    const privacy::RdpCurve& curve, const std::vector<double>& alphas,
+                    SeededRng& rng, AuditReport& report, const Progress& progress,
+                    tasks::Executor* executor) {
   const Objectives obj{m};
   const ModeSearch search{m, box, s, rng, executor};
   report.anchor_alpha = *std::min_element(alphas.begin(), alphas.end(), [&](double a, double b) {
@@ -205,9 +207,10 @@ void gradient_audit(const GpMechanism& m, const AuditSettings& s, const Box& box
 // The original search: per order, general and same-covariate Subplex searches; then the
 // distance of the exact Gaussian mechanism of same-covariate pairs (of every pair for the
 // functional mechanism).
-void subplex_audit(const GpMechanism& m, const AuditSettings& s, const Box& box,
-                   const RdpCurve& curve, const std::vector<double>& alphas, SeededRng& rng,
-                   AuditReport& report, const Progress& progress, tasks::Executor* executor) {
+void subplex_audit(const privacy::GpMechanism& m, const AuditSettings& s, const Box& box,
+                   const privacy::RdpCurve& curve, const std::vector<double>& alphas,
+                   SeededRng& rng, AuditReport& report, const Progress& progress,
+                   tasks::Executor* executor) {
   const PairCodec general(m, box, s.extra_test_points, false);
   const PairCodec same(m, box, s.extra_test_points, true);
   // The restarts' starts are drawn here, in the order the sequential search drew them.
@@ -230,7 +233,7 @@ void subplex_audit(const GpMechanism& m, const AuditSettings& s, const Box& box,
     }
     finish_order(m, box, std::move(o), report, progress);
   }
-  const bool functional = m.kind == MechanismKind::Functional;
+  const bool functional = m.kind == privacy::MechanismKind::Functional;
   const Found found = search(functional ? general : same, {Kind::MeanDistance, 0.0});
   count(report, found);
   report.mean_distance = std::max(0.0, found.best);
@@ -251,11 +254,13 @@ AuditSearch parse_audit_search(const std::string& name) {
   throw InputError(fmt::format("unknown audit search '{}': expected gradient or subplex", name));
 }
 
-AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& progress,
+AuditReport audit(const privacy::GpMechanism& m, const AuditSettings& s, const Progress& progress,
                   tasks::Executor* executor) {
   require_parameter(m.kernel.has_value(), "kernel", "audit: needs a concrete kernel");
   require_parameter(
-      m.kind == MechanismKind::PosteriorSample || m.kind == MechanismKind::Functional, "mechanism",
+      m.kind == privacy::MechanismKind::PosteriorSample ||
+          m.kind == privacy::MechanismKind::Functional,
+      "mechanism",
       fmt::format("audit: searches the GP mechanisms only; the {}'s curve is the exact "
                   "Rényi divergence of its worst neighbours (docs/privacy.md, checked "
                   "by tests/test_release_grid_mean.cpp)",
@@ -272,23 +277,24 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& 
   require(s.threads >= 0, fmt::format("audit: threads must be ≥ 0, got {}", s.threads));
   // Lemma B.8's responses y = f*(x) are not free variables, and the functional mechanism's process
   // divergence has no gradient here: both keep the original search.
-  const AuditSearch search = m.lemma == SensitivityLemma::B8 || m.kind == MechanismKind::Functional
-                                 ? AuditSearch::Subplex
-                                 : s.search;
+  const AuditSearch search =
+      m.lemma == privacy::SensitivityLemma::B8 || m.kind == privacy::MechanismKind::Functional
+          ? AuditSearch::Subplex
+          : s.search;
   const long max_n = search == AuditSearch::Subplex ? 50 : 400;
   require(m.n <= max_n, fmt::format("audit: n = {} is too large for the {} search (≤ {})", m.n,
                                     to_string(search), max_n));
   require_parameter(search == AuditSearch::Gradient || s.restarts >= 1, "restarts",
                     "audit: the subplex search needs restarts ≥ 1");
-  const auto bounds = resolve_bounds(m);
-  const RdpCurve curve = rdp_curve(m, bounds);
+  const auto bounds = privacy::resolve_bounds(m);
+  const privacy::RdpCurve curve = privacy::rdp_curve(m, bounds);
   const Box box = m.domain ? *m.domain : Box::unit(m.dim);
 
   AuditReport report;
   report.search = search;
   report.draws = s.draws;
   report.sensitivity_proven = bounds.Delta_n;
-  report.proven = account(m, s.draws, s.delta, s.conversion);
+  report.proven = privacy::account(m, s.draws, s.delta, s.conversion);
   const std::vector<double> alphas = audit_orders(s, curve, report.proven.alpha);
   SeededRng rng(s.seed);
   report.rng = rng.description();
@@ -305,4 +311,4 @@ AuditReport audit(const GpMechanism& m, const AuditSettings& s, const Progress& 
   return report;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "gpdp/privacy/audit.hpp"
+#include "gpdp/auditor/audit.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 // A setting of the table.
 struct StudySetting {
@@ -27,12 +27,12 @@ inline constexpr double kStudyDelta = 0.004;
 
 // One lemma's column of a row.
 struct StudyLemma {
-  SensitivityLemma lemma = SensitivityLemma::B1;
-  Guarantee proven;         // ε(δ) and α* (Mironov)
-  double rdp_proven = 0;    // ε_α at α*
-  double Delta_n = 0;       // the lemma's Δ_n
-  double found = 0;         // gradient search: D_α at α*
-  double found_today = -1;  // Subplex at α* (B.1 only; −1 = not run)
+  privacy::SensitivityLemma lemma = privacy::SensitivityLemma::B1;
+  privacy::Guarantee proven;  // ε(δ) and α* (Mironov)
+  double rdp_proven = 0;      // ε_α at α*
+  double Delta_n = 0;         // the lemma's Δ_n
+  double found = 0;           // gradient search: D_α at α*
+  double found_today = -1;    // Subplex at α* (B.1 only; −1 = not run)
   bool violation = false;
 };
 
@@ -48,7 +48,8 @@ struct StudyRow {
 // The row's proven side (no search yet).
 StudyRow study_row(const StudySetting& setting, long n);
 // The mechanism the audits search (Lemma B.1's; the lemma only changes the proven side).
-GpMechanism study_mechanism(const StudySetting& setting, long n, SensitivityLemma lemma);
+privacy::GpMechanism study_mechanism(const StudySetting& setting, long n,
+                                     privacy::SensitivityLemma lemma);
 // The gradient audit: at every lemma's α*, the search's defaults up to n = 50, fewer starts and
 // steps beyond (each evaluation costs O(n³)), no extra test points (η = 0: they cannot matter).
 AuditSettings study_gradient_settings(const StudyRow& row);
@@ -61,4 +62,4 @@ AuditSettings study_subplex_settings(const StudyRow& row);
 // Returns whether any lemma of the row is violated.
 bool score_row(StudyRow& row);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -3,7 +3,7 @@
 // the proven bounds against (never used to certify anything).
 #include <Eigen/Core>
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 // Rényi divergence of order α > 1 (Gil, Alajaji & Linder 2013; the paper's App. A):
 //   D_α(N(μ1,Σ1) ‖ N(μ2,Σ2)) = α/2 δᵀ Σ_α⁻¹ δ − 1/(2(α−1)) log(det Σ_α / (det Σ1^{1−α} det Σ2^α)),
@@ -32,4 +32,4 @@ double analytic_gaussian_delta(double distance, double epsilon);
 // (the value serves as a lower bound on a mechanism's ε).
 double analytic_gaussian_epsilon(double distance, double delta);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

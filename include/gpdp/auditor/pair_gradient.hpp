@@ -8,10 +8,10 @@
 // oracles). The gradient is reverse-mode: ∂/∂μ and ∂/∂Σ of the Gaussian formula, then through
 // μ = K_TX (K_XX + r²I)⁻¹ y and Σ, then through k(‖a − b‖) by the kernel's radial derivative (the
 // exponential kernel's cusp at coincident points contributes 0, a subgradient).
+#include "gpdp/auditor/neighbour_pair.hpp"
 #include "gpdp/kernel.hpp"
-#include "gpdp/privacy/neighbour_pair.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 // ∂f/∂(each field of a NeighbourPair), the same shapes; every field is treated as independent
 // (the shared core rows of X and X' get separate entries: a search that ties them adds them up).
@@ -28,4 +28,4 @@ double renyi_divergence_with_gradient(const Kernel& kernel, double r, double sig
 double squared_sensitivity_with_gradient(const Kernel& kernel, double r, const NeighbourPair& pair,
                                          PairGradient* grad = nullptr);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

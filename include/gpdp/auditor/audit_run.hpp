@@ -8,16 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/auditor/audit.hpp"
 #include "gpdp/options/option_spec.hpp"
-#include "gpdp/privacy/audit.hpp"
 #include "gpdp/privacy/mechanism_flags.hpp"
 #include "gpdp/tasks/executor.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 struct AuditRequest {
   AuditRequest();  // the CLI's defaults: conversion cks; n and delta unset (required)
-  MechanismFlags mechanism;
+  privacy::MechanismFlags mechanism;
   AuditSettings settings;  // settings.threads is the front end's (the executor's), not read here
   bool json = false;       // the report as JSON (with the witness datasets) instead of text
 };
@@ -37,7 +37,7 @@ AuditRun run_audit(const AuditRequest& request, tasks::Executor& executor,
                    const std::function<void(const std::string&)>& progress = {});
 
 // The text report of `gpdp audit` (without --json).
-std::string audit_report_text(const AuditReport& report, const GpMechanism& mech,
-                              const ResolvedBounds& b);
+std::string audit_report_text(const AuditReport& report, const privacy::GpMechanism& mech,
+                              const privacy::ResolvedBounds& b);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -1,4 +1,4 @@
-#include "gpdp/privacy/neighbour_pair.hpp"
+#include "gpdp/auditor/neighbour_pair.hpp"
 
 #include <fmt/format.h>
 
@@ -6,11 +6,11 @@
 #include <cmath>
 #include <limits>
 
+#include "gpdp/auditor/gaussian_divergence.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/posterior.hpp"
-#include "gpdp/privacy/gaussian_divergence.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -139,4 +139,4 @@ PairShape pair_shape(const Kernel& kernel, double r, double M_Y, const Box& doma
   return s;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -1,4 +1,4 @@
-#include "gpdp/privacy/audit_study.hpp"
+#include "gpdp/auditor/audit_study.hpp"
 
 #include <fmt/format.h>
 
@@ -7,13 +7,13 @@
 #include <mutex>
 
 #include "audit_study_report.hpp"
+#include "gpdp/auditor/audit_study_row.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/parallel.hpp"
-#include "gpdp/privacy/audit_study_row.hpp"
 #include "gpdp/tasks/together.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -36,7 +36,8 @@ class StudyRun {
     std::vector<tasks::Driver> out;
     for (std::size_t k = 0; k < rows_.size(); ++k) {
       const StudyRow& row = rows_[k];
-      const GpMechanism m = study_mechanism(row.setting, row.n, SensitivityLemma::B1);
+      const privacy::GpMechanism m =
+          study_mechanism(row.setting, row.n, privacy::SensitivityLemma::B1);
       out.push_back([this, k, m](tasks::Executor& e) {
         rows_[k].gradient = audit(m, study_gradient_settings(rows_[k]), {}, &e);
         finished(k);
@@ -127,4 +128,4 @@ AuditStudy run_audit_study(const AuditStudyRequest& request, tasks::Executor& ex
   return study;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -4,15 +4,15 @@
 // test as nested arrays) and its shape (PairShape).
 #include <nlohmann/json.hpp>
 
-#include "gpdp/privacy/audit.hpp"
+#include "gpdp/auditor/audit.hpp"
+#include "gpdp/auditor/neighbour_pair.hpp"
 #include "gpdp/privacy/mechanism.hpp"
-#include "gpdp/privacy/neighbour_pair.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 nlohmann::json pair_json(const NeighbourPair& p);
 nlohmann::json shape_json(const PairShape& s);
-nlohmann::json audit_report_json(const AuditReport& report, const GpMechanism& mech,
-                                 const ResolvedBounds& b);
+nlohmann::json audit_report_json(const AuditReport& report, const privacy::GpMechanism& mech,
+                                 const privacy::ResolvedBounds& b);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

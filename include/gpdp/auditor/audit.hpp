@@ -22,13 +22,13 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/auditor/neighbour_pair.hpp"
 #include "gpdp/kernel.hpp"
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/mechanism.hpp"
-#include "gpdp/privacy/neighbour_pair.hpp"
 #include "gpdp/tasks/executor.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 enum class AuditSearch { Gradient, Subplex };
 // "gradient" | "subplex".
@@ -48,7 +48,7 @@ struct AuditSettings {
   std::uint64_t seed = 1;     // the search is seeded (an experiment, not a release)
   double delta = 1e-5;
   long draws = 1;
-  Conversion conversion = Conversion::Mironov;
+  privacy::Conversion conversion = privacy::Conversion::Mironov;
 };
 
 struct AuditOrder {
@@ -72,7 +72,7 @@ struct AuditReport {
   AuditSearch search = AuditSearch::Gradient;  // the search that ran (B.8 always uses subplex)
   std::vector<AuditOrder> orders;
   long draws = 1;
-  Guarantee proven;  // proven ε(δ) of L draws
+  privacy::Guarantee proven;  // proven ε(δ) of L draws
   double epsilon_lower =
       0.0;  // exact ε(δ) of the best same-covariate pair, L draws (a lower bound)
   double mean_distance = 0.0;  // that pair's Mahalanobis distance (one draw)
@@ -97,8 +97,8 @@ struct AuditReport {
 // local searches (one per start or restart) run on s.threads in this process, or as
 // "audit.ascent" / "audit.subplex" tasks (privacy/audit_tasks.hpp) on `executor` when one is given;
 // the report is the same either way.
-AuditReport audit(const GpMechanism& m, const AuditSettings& s,
+AuditReport audit(const privacy::GpMechanism& m, const AuditSettings& s,
                   const std::function<void(const std::string&)>& progress = {},
                   tasks::Executor* executor = nullptr);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

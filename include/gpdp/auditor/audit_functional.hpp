@@ -3,10 +3,10 @@
 // replace-one neighbours: the oracle the auditor and the soundness tests hold its privacy map
 // α Δ_n² / (2 s²) against (rdp.hpp; derivation in docs/privacy.md, "The functional mechanism").
 // Like the rest of the auditor these certify nothing.
+#include "gpdp/auditor/audit.hpp"
 #include "gpdp/kernel.hpp"
-#include "gpdp/privacy/audit.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 // ‖μ_D − μ_D'‖_{H_k} exactly: with a = (K + r² I)⁻¹ y and a' likewise for D', the difference is
 // h = Σ_j c_j k(·, z_j) over z = (rows of X, then the last row of X'), so ‖h‖² = cᵀ k(z, z) c.
@@ -24,4 +24,4 @@ double functional_process_divergence(const Kernel& kernel, double r, double nois
 double functional_pair_divergence(const Kernel& kernel, double r, double noise_scale,
                                   const NeighbourPair& pair, double alpha);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

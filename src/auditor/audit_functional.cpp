@@ -1,13 +1,13 @@
-#include "gpdp/privacy/audit_functional.hpp"
+#include "gpdp/auditor/audit_functional.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "gpdp/auditor/gaussian_divergence.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/posterior.hpp"
-#include "gpdp/privacy/gaussian_divergence.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 double functional_rkhs_distance(const Kernel& kernel, double r, const NeighbourPair& pair) {
   const Eigen::Index n = pair.X.rows();
@@ -43,4 +43,4 @@ double functional_pair_divergence(const Kernel& kernel, double r, double noise_s
   return gaussian_renyi_divergence(alpha, mu, cov, mup, cov);
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

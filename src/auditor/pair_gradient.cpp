@@ -1,10 +1,10 @@
-#include "gpdp/privacy/pair_gradient.hpp"
+#include "gpdp/auditor/pair_gradient.hpp"
 
 #include <Eigen/Cholesky>
 #include <cmath>
 #include <limits>
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -211,4 +211,4 @@ double squared_sensitivity_with_gradient(const Kernel& kernel, double r, const N
   return value;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "gpdp/privacy/audit_study_row.hpp"
+#include "gpdp/auditor/audit_study_row.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 // The table's header and separator lines.
 std::string study_markdown_header();
@@ -15,4 +15,4 @@ std::string study_markdown_line(const StudyRow& row);
 // The row's lemmas as JSON objects (after score_row), appended to `rows`.
 void append_study_json(const StudyRow& row, nlohmann::json& rows);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

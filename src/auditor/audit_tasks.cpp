@@ -1,4 +1,4 @@
-#include "gpdp/privacy/audit_tasks.hpp"
+#include "gpdp/auditor/audit_tasks.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include "gpdp/parallel.hpp"
 #include "gpdp/privacy/event.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 using nlohmann::json;
 
@@ -117,7 +117,7 @@ ObjectiveSpec objective_from_json(const json& j) {
 }
 
 json space_params(const SearchSpace& space, const ObjectiveSpec& objective) {
-  return {{"mechanism", to_json(Event{space.m, 1})},
+  return {{"mechanism", to_json(privacy::Event{space.m, 1})},
           {"lower", std::vector<double>(space.box.lower().begin(), space.box.lower().end())},
           {"upper", std::vector<double>(space.box.upper().begin(), space.box.upper().end())},
           {"extra_test", space.extra_test},
@@ -127,14 +127,14 @@ json space_params(const SearchSpace& space, const ObjectiveSpec& objective) {
 
 // What a task needs to search: the mechanism, its box and codec, the objective.
 struct TaskSpace {
-  GpMechanism m;
+  privacy::GpMechanism m;
   Box box;
   PairCodec codec;
   Objectives objectives;
   ObjectiveSpec objective;
 
   explicit TaskSpace(const json& p)
-      : m(event_from_json(p.at("mechanism"), "audit task").mechanism),
+      : m(privacy::event_from_json(p.at("mechanism"), "audit task").mechanism),
         box(vector_from_json(p.at("lower")), vector_from_json(p.at("upper"))),
         codec(m, box, p.at("extra_test").get<int>(), p.at("same_covariate").get<bool>()),
         objectives{m},
@@ -213,4 +213,4 @@ Found run_subplex(const SearchSpace& space, const std::vector<std::vector<double
   return merged(executor->map(list));
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -16,7 +16,7 @@
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/tasks/executor.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 struct AuditStudyRequest {
   long max_n = 155;  // rows with larger n are skipped (a shorter run); ≥ 1
@@ -44,4 +44,4 @@ struct AuditStudy {
 AuditStudy run_audit_study(const AuditStudyRequest& request, tasks::Executor& executor,
                            const std::function<void(const std::string&)>& progress = {});
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

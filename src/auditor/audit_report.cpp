@@ -1,4 +1,4 @@
-#include "gpdp/privacy/audit_report.hpp"
+#include "gpdp/auditor/audit_report.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "gpdp/error.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -50,8 +50,8 @@ nlohmann::json shape_json(const PairShape& s) {
           {"summary", s.summary}};
 }
 
-nlohmann::json audit_report_json(const AuditReport& report, const GpMechanism& mech,
-                                 const ResolvedBounds& b) {
+nlohmann::json audit_report_json(const AuditReport& report, const privacy::GpMechanism& mech,
+                                 const privacy::ResolvedBounds& b) {
   nlohmann::json j;
   j["violation"] = report.violation;
   j["search"] = to_string(report.search);
@@ -96,4 +96,4 @@ nlohmann::json audit_report_json(const AuditReport& report, const GpMechanism& m
   return j;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

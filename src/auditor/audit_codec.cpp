@@ -5,16 +5,17 @@
 
 #include "gpdp/error.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
-PairCodec::PairCodec(const GpMechanism& m, const Box& box, int extra_test, bool same_covariate)
+PairCodec::PairCodec(const privacy::GpMechanism& m, const Box& box, int extra_test,
+                     bool same_covariate)
     : m_(m),
       box_(box),
       d_(m.dim),
       n_(m.n),
       extra_(extra_test),
       same_(same_covariate),
-      rkhs_(m.lemma == SensitivityLemma::B8) {}
+      rkhs_(m.lemma == privacy::SensitivityLemma::B8) {}
 
 int PairCodec::size() const {
   const int core = static_cast<int>(n_ - 1);
@@ -126,4 +127,4 @@ std::vector<double> PairCodec::pull_back(const PairGradient& g) const {
   return du;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -6,7 +6,7 @@
 
 #include "gpdp/parallel.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -410,4 +410,4 @@ std::vector<long> continuation_ladder(long n) {
   return out;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

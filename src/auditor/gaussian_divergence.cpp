@@ -1,4 +1,4 @@
-#include "gpdp/privacy/gaussian_divergence.hpp"
+#include "gpdp/auditor/gaussian_divergence.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 
 #include "gpdp/error.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -122,4 +122,4 @@ double analytic_gaussian_epsilon(double distance, double delta) {
   return lo;  // the smaller end: the value is used as a LOWER bound on a mechanism's ε
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -11,7 +11,7 @@
 #include "gpdp/domain.hpp"
 #include "gpdp/kernel.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 // Two replace-one neighbours (rows 0..n−2 shared, row n−1 differs) and a test set.
 struct NeighbourPair {
@@ -54,4 +54,4 @@ struct PairShape {
 PairShape pair_shape(const Kernel& kernel, double r, double M_Y, const Box& domain,
                      const NeighbourPair& pair);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

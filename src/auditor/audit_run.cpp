@@ -1,4 +1,4 @@
-#include "gpdp/privacy/audit_run.hpp"
+#include "gpdp/auditor/audit_run.hpp"
 
 #include <fmt/format.h>
 
@@ -6,14 +6,14 @@
 #include <cmath>
 #include <limits>
 
+#include "gpdp/auditor/audit_report.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/options/model_options.hpp"
-#include "gpdp/privacy/audit_report.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 AuditRequest::AuditRequest() {
-  settings.conversion = Conversion::CKS;
+  settings.conversion = privacy::Conversion::CKS;
   settings.delta = std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -52,20 +52,20 @@ std::vector<options::OptionSpec> audit_options() {
   const auto& m = d.mechanism;
   auto specs = options::concat(options::kernel_options(m.kernel, m.ell),
                                options::hyper_options(m.r, m.sigma, m.eta));
-  specs = options::concat(specs, mechanism_options(MechanismFlagSet::Full));
-  specs = options::concat(specs, accounting_options(s.draws, to_string(s.conversion)));
+  specs = options::concat(specs, privacy::mechanism_options(privacy::MechanismFlagSet::Full));
+  specs = options::concat(specs, privacy::accounting_options(s.draws, to_string(s.conversion)));
   return options::concat(specs, own);
 }
 
 AuditRequest audit_request_from_json(const nlohmann::json& j) {
   options::check_request_keys(audit_options(), j, "audit");
   AuditRequest a;
-  read_mechanism_flags(j, a.mechanism);
+  privacy::read_mechanism_flags(j, a.mechanism);
   auto& s = a.settings;
   s.draws = j.value("draws", s.draws);
   s.delta = options::real_or(j, "delta", s.delta);
   if (j.contains("conversion"))
-    s.conversion = parse_conversion(j.at("conversion").get<std::string>());
+    s.conversion = privacy::parse_conversion(j.at("conversion").get<std::string>());
   s.alphas = j.value("alpha", s.alphas);
   if (j.contains("search")) s.search = parse_audit_search(j.at("search").get<std::string>());
   s.restarts = j.value("restarts", s.restarts);
@@ -81,23 +81,23 @@ AuditRequest audit_request_from_json(const nlohmann::json& j) {
 AuditRun run_audit(const AuditRequest& request, tasks::Executor& executor,
                    const std::function<void(const std::string&)>& progress) {
   const auto& s = request.settings;
-  const auto mech = to_mechanism(request.mechanism);
+  const auto mech = privacy::to_mechanism(request.mechanism);
   require(s.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", s.draws));
   require(s.delta > 0 && s.delta < 1, fmt::format("--delta must lie in (0, 1), got {}", s.delta));
   const auto report = audit(mech, s, progress, &executor);
-  const auto b = resolve_bounds(mech);
+  const auto b = privacy::resolve_bounds(mech);
   return {request.json ? audit_report_json(report, mech, b).dump(2) + "\n"
                        : audit_report_text(report, mech, b),
           report.violation};
 }
 
-std::string audit_report_text(const AuditReport& report, const GpMechanism& mech,
-                              const ResolvedBounds& b) {
+std::string audit_report_text(const AuditReport& report, const privacy::GpMechanism& mech,
+                              const privacy::ResolvedBounds& b) {
   std::string out = fmt::format(
       "audit of {} draw(s): kernel {}, n = {}, {}, M_Y = {}, Delta_n = {:.6g} ({}), Vn = "
       "{:.6g}\n",
-      report.draws, mech.kernel->name(), mech.n, mechanism_parameters(mech), mech.M_Y, b.Delta_n,
-      to_string(mech.lemma), b.Vn);
+      report.draws, mech.kernel->name(), mech.n, privacy::mechanism_parameters(mech), mech.M_Y,
+      b.Delta_n, to_string(mech.lemma), b.Vn);
   out += fmt::format("{:>12} {:>16} {:>16} {:>8}\n", "alpha", "RDP proven", "RDP found",
                      "found/proven");
   const auto L = static_cast<double>(report.draws);
@@ -111,7 +111,7 @@ std::string audit_report_text(const AuditReport& report, const GpMechanism& mech
       "(exact Gaussian mechanism of the best {} pair, distance {:.6g})\n",
       report.proven.delta, report.proven.epsilon, to_string(report.proven.conversion),
       report.epsilon_lower,
-      mech.kind == MechanismKind::Functional ? "neighbouring" : "same-covariate",
+      mech.kind == privacy::MechanismKind::Functional ? "neighbouring" : "same-covariate",
       report.mean_distance);
   if (report.sensitivity_searched) {
     out += fmt::format(
@@ -135,4 +135,4 @@ std::string audit_report_text(const AuditReport& report, const GpMechanism& mech
   return out;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -6,17 +6,17 @@
 // points; for Lemma B.8 the centres and weights of f* instead of responses.
 #include <vector>
 
+#include "gpdp/auditor/neighbour_pair.hpp"
+#include "gpdp/auditor/pair_gradient.hpp"
 #include "gpdp/domain.hpp"
 #include "gpdp/privacy/mechanism.hpp"
-#include "gpdp/privacy/neighbour_pair.hpp"
-#include "gpdp/privacy/pair_gradient.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 class PairCodec {
  public:
   // same_covariate: x' = x (only the responses differ).
-  PairCodec(const GpMechanism& m, const Box& box, int extra_test, bool same_covariate);
+  PairCodec(const privacy::GpMechanism& m, const Box& box, int extra_test, bool same_covariate);
 
   int size() const;
   long n() const { return n_; }
@@ -38,7 +38,7 @@ class PairCodec {
 
  private:
   static constexpr int kCentres = 3;
-  const GpMechanism& m_;
+  const privacy::GpMechanism& m_;
   Box box_;
   int d_;
   long n_;
@@ -47,4 +47,4 @@ class PairCodec {
   bool rkhs_;
 };
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "gpdp/privacy/audit_report.hpp"
+#include "gpdp/auditor/audit_report.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -21,7 +21,7 @@ std::string brief(const PairShape& s) {
   return out;
 }
 
-const StudyLemma* find(const StudyRow& row, SensitivityLemma lemma) {
+const StudyLemma* find(const StudyRow& row, privacy::SensitivityLemma lemma) {
   for (const auto& l : row.lemmas) {
     if (l.lemma == lemma) return &l;
   }
@@ -47,9 +47,9 @@ std::string study_markdown_header() {
 }
 
 std::string study_markdown_line(const StudyRow& row) {
-  const StudyLemma& b1 = *find(row, SensitivityLemma::B1);
-  const StudyLemma& sharp = *find(row, SensitivityLemma::B1Sharp);
-  const StudyLemma* b7 = find(row, SensitivityLemma::B7);
+  const StudyLemma& b1 = *find(row, privacy::SensitivityLemma::B1);
+  const StudyLemma& sharp = *find(row, privacy::SensitivityLemma::B1Sharp);
+  const StudyLemma* b7 = find(row, privacy::SensitivityLemma::B7);
   const AuditReport& grad = row.gradient;
   const AuditReport* today = row.subplex ? &*row.subplex : nullptr;
   const AuditOrder* star = at_star(row);
@@ -108,4 +108,4 @@ void append_study_json(const StudyRow& row, nlohmann::json& rows) {
   }
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

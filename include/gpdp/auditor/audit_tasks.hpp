@@ -9,8 +9,8 @@
 
 #include "gpdp/tasks/task.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 std::vector<tasks::TaskKind> audit_tasks();
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor

@@ -1,10 +1,10 @@
-#include "gpdp/privacy/audit_study_row.hpp"
+#include "gpdp/auditor/audit_study_row.hpp"
 
 #include <algorithm>
 
 #include "gpdp/privacy/mechanism.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::auditor {
 
 namespace {
 
@@ -35,8 +35,9 @@ const std::vector<long>& study_sizes() {
   return sizes;
 }
 
-GpMechanism study_mechanism(const StudySetting& s, long n, SensitivityLemma lemma) {
-  GpMechanism m;
+privacy::GpMechanism study_mechanism(const StudySetting& s, long n,
+                                     privacy::SensitivityLemma lemma) {
+  privacy::GpMechanism m;
   m.kernel = Kernel::exponential(s.ell);
   m.dim = s.dim;
   m.n = n;
@@ -50,13 +51,14 @@ StudyRow study_row(const StudySetting& setting, long n) {
   StudyRow row;
   row.setting = setting;
   row.n = n;
-  std::vector<SensitivityLemma> lemmas = {SensitivityLemma::B1, SensitivityLemma::B1Sharp};
-  if (setting.dim == 1) lemmas.push_back(SensitivityLemma::B7);
+  std::vector<privacy::SensitivityLemma> lemmas = {privacy::SensitivityLemma::B1,
+                                                   privacy::SensitivityLemma::B1Sharp};
+  if (setting.dim == 1) lemmas.push_back(privacy::SensitivityLemma::B7);
   for (const auto lemma : lemmas) {
     const auto m = study_mechanism(setting, n, lemma);
-    const auto bounds = resolve_bounds(m);
-    const auto curve = rdp_curve(m, bounds);
-    StudyLemma l{lemma, account(m, 1, kStudyDelta, Conversion::Mironov)};
+    const auto bounds = privacy::resolve_bounds(m);
+    const auto curve = privacy::rdp_curve(m, bounds);
+    StudyLemma l{lemma, privacy::account(m, 1, kStudyDelta, privacy::Conversion::Mironov)};
     l.rdp_proven = curve(l.proven.alpha);
     l.Delta_n = bounds.Delta_n;
     row.lemmas.push_back(l);
@@ -95,7 +97,7 @@ bool score_row(StudyRow& row) {
   const AuditReport& grad = row.gradient;
   for (auto& l : row.lemmas) {
     l.found = at_order(grad, l.proven.alpha);
-    if (l.lemma == SensitivityLemma::B1 && row.subplex)
+    if (l.lemma == privacy::SensitivityLemma::B1 && row.subplex)
       l.found_today = row.subplex->orders.at(0).lower;
     l.violation = above(l.found, l.rdp_proven) || above(grad.sensitivity_lower, l.Delta_n) ||
                   above(grad.epsilon_lower, l.proven.epsilon) ||
@@ -105,4 +107,4 @@ bool score_row(StudyRow& row) {
   return any;
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::auditor
