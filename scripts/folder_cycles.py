@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
 """Lines per library folder and the include cycles between folders (issue 31's evidence).
 
-    python3 scripts/folder_cycles.py [-v] [--json]
+    python3 scripts/folder_cycles.py [-v] [--json] [--max-cycles N] [--leaf FOLDER ...]
 
 A folder is src/<f> with include/gpdp/<f> ("core" for the files directly in src/ and
 include/gpdp/). Folder A uses folder B when a file of A includes "gpdp/<B>/..." (or, for core, a
 "gpdp/<name>.hpp" directly under include/gpdp); own-folder includes ("x.hpp") stay inside A. A cycle
 is a strongly connected component of that graph with more than one node. It is reported twice: per
 folder, and per CMake layer (CMakeLists.txt: core is src/*.cpp with io, samplers, posteriors and
-cuda; every other folder is its own layer). -v lists, for each cycle, the includes that close it.
-Exit status 0 whatever it finds (a report, not a check).
+cuda; every other folder is its own layer). -v lists, for each cycle, the includes that close it. It also prints the folders each --leaf folder
+uses.
+
+Checks (exit status 1, naming what failed; the test folder_cycles runs them): --max-cycles N fails
+when there are more than N include cycles between folders or between layers; --leaf FOLDER
+(repeatable) fails when FOLDER includes a folder other than core (privacy/: the trusted maps depend
+only on the core vocabulary). Without them the exit status is 0 whatever it finds.
 """
+
+import argparse
 
 import json
 import os
@@ -113,24 +120,46 @@ def report(title, edges, verbose):
 
 
 def main():
+    parser = argparse.ArgumentParser(description="Lines per src/ folder and include cycles.")
+    parser.add_argument("-v", action="store_true", help="list the includes that close each cycle")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--max-cycles", type=int, default=None, metavar="N",
+                        help="fail when folders or layers have more than N include cycles")
+    parser.add_argument("--leaf", action="append", default=[], metavar="FOLDER",
+                        help="fail when FOLDER includes any folder but core (repeatable)")
+    args = parser.parse_args()
     lines, edges = scan()
     layers = by_layer(edges)
-    if "--json" in sys.argv[1:]:
+    if args.json:
         nodes = {a for a, _ in edges} | {b for _, b in edges}
         layer_nodes = {a for a, _ in layers} | {b for _, b in layers}
         doc = {"lines": lines, "folder_cycles": components(nodes, edges),
                "layer_cycles": components(layer_nodes, layers)}
         json.dump(doc, sys.stdout, indent=2, sort_keys=True)
         print()
-        return
+        return 0
     print("lines of src/ per folder:")
     for name in sorted(lines, key=lambda n: -lines[n]):
         print(f"  {lines[name]:7d}  {name}")
     print(f"  {sum(lines.values()):7d}  total")
-    verbose = "-v" in sys.argv[1:]
-    report("folders", edges, verbose)
-    report("layers", layers, verbose)
+    failures = []
+    for title, graph in (("folders", edges), ("layers", layers)):
+        cycles = report(title, graph, args.v)
+        if args.max_cycles is not None and len(cycles) > args.max_cycles:
+            failures.append(f"{len(cycles)} include cycles between {title}, more than "
+                            f"--max-cycles {args.max_cycles}")
+    for leaf in args.leaf:
+        uses = sorted(b for (a, b) in edges if a == leaf)
+        print(f"{leaf} uses: {', '.join(uses) if uses else 'nothing'}")
+        for b in uses:
+            if b != "core":
+                files = sorted(set(edges[(leaf, b)]))
+                failures.append(f"{leaf} is not a leaf over core: it includes {b} "
+                                f"({', '.join(files)})")
+    for f in failures:
+        print(f"folder_cycles: {f}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

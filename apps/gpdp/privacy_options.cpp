@@ -11,7 +11,7 @@ namespace gpdp::cli {
 
 void add_mechanism_options(CLI::App* app, MechanismOptions& o, MechanismFlags flags) {
   const bool full = flags == MechanismFlags::Full;
-  const auto specs = privacy::mechanism_options(flags);
+  const auto specs = options::mechanism_options(flags);
   if (full) {
     add_spec_option(app, specs, "--n", o.n);
     add_spec_option(app, specs, "--dim", o.dim);
@@ -29,7 +29,7 @@ void add_mechanism_options(CLI::App* app, MechanismOptions& o, MechanismFlags fl
 
 namespace {
 // The flags' values with the kernel and θ of the shared groups.
-privacy::MechanismFlags flags_of(MechanismOptions f, const KernelOptions& k,
+options::MechanismFlags flags_of(MechanismOptions f, const KernelOptions& k,
                                  const HyperOptions& h) {
   f.kernel = k.kernel;
   f.ell = k.ell;
@@ -42,16 +42,16 @@ privacy::MechanismFlags flags_of(MechanismOptions f, const KernelOptions& k,
 
 privacy::GpMechanism to_mechanism_parameters(const MechanismOptions& o, const KernelOptions& k,
                                              const HyperOptions& h) {
-  return privacy::to_mechanism_parameters(flags_of(o, k, h));
+  return options::to_mechanism_parameters(flags_of(o, k, h));
 }
 
 privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
                                   const HyperOptions& h) {
-  return privacy::to_mechanism(flags_of(o, k, h));
+  return options::to_mechanism(flags_of(o, k, h));
 }
 
 void add_accounting_options(CLI::App* app, AccountingOptions& o) {
-  const auto specs = privacy::accounting_options(o.draws, o.conversion);
+  const auto specs = options::accounting_options(o.draws, o.conversion);
   add_spec_option(app, specs, "--draws", o.draws);
   add_spec_option(app, specs, "--delta", o.delta);
   add_spec_option(app, specs, "--conversion", o.conversion);

@@ -13,9 +13,9 @@
 #include <limits>
 #include <string>
 
+#include "gpdp/options/mechanism_flags.hpp"
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/mechanism.hpp"
-#include "gpdp/privacy/mechanism_flags.hpp"
 #include "options.hpp"
 
 namespace gpdp::cli {
@@ -23,10 +23,10 @@ namespace gpdp::cli {
 // The mechanism flags' values: the library's struct (privacy/mechanism_flags.hpp), so the two
 // cannot drift. Its kernel and θ fields are not bound to flags here (KernelOptions and HyperOptions
 // hold those); to_mechanism and to_mechanism_parameters fill them in.
-using MechanismOptions = privacy::MechanismFlags;
+using MechanismOptions = options::MechanismFlags;
 // Which flags describe the mechanism: all of them (account, calibrate), or only those a release
-// does not read from its data and input description (privacy::mechanism_options lists each set).
-using MechanismFlags = privacy::MechanismFlagSet;
+// does not read from its data and input description (options::mechanism_options lists each set).
+using MechanismFlags = options::MechanismFlagSet;
 void add_mechanism_options(CLI::App* app, MechanismOptions& o,
                            MechanismFlags flags = MechanismFlags::Full);
 // The public parameters the flags give (kind, kernel, θ, η or s, sensitivity lemma, κ / V_n / Δ_n
@@ -39,7 +39,7 @@ privacy::GpMechanism to_mechanism_parameters(const MechanismOptions& o, const Ke
 privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
                                   const HyperOptions& h);
 
-using privacy::mechanism_parameters;
+using options::mechanism_parameters;
 
 struct AccountingOptions {
   long draws = 1;                                           // --draws L

@@ -52,15 +52,15 @@ std::vector<options::OptionSpec> audit_options() {
   const auto& m = d.mechanism;
   auto specs = options::concat(options::kernel_options(m.kernel, m.ell),
                                options::hyper_options(m.r, m.sigma, m.eta));
-  specs = options::concat(specs, privacy::mechanism_options(privacy::MechanismFlagSet::Full));
-  specs = options::concat(specs, privacy::accounting_options(s.draws, to_string(s.conversion)));
+  specs = options::concat(specs, options::mechanism_options(options::MechanismFlagSet::Full));
+  specs = options::concat(specs, options::accounting_options(s.draws, to_string(s.conversion)));
   return options::concat(specs, own);
 }
 
 AuditRequest audit_request_from_json(const nlohmann::json& j) {
   options::check_request_keys(audit_options(), j, "audit");
   AuditRequest a;
-  privacy::read_mechanism_flags(j, a.mechanism);
+  options::read_mechanism_flags(j, a.mechanism);
   auto& s = a.settings;
   s.draws = j.value("draws", s.draws);
   s.delta = options::real_or(j, "delta", s.delta);
@@ -81,7 +81,7 @@ AuditRequest audit_request_from_json(const nlohmann::json& j) {
 AuditRun run_audit(const AuditRequest& request, tasks::Executor& executor,
                    const std::function<void(const std::string&)>& progress) {
   const auto& s = request.settings;
-  const auto mech = privacy::to_mechanism(request.mechanism);
+  const auto mech = options::to_mechanism(request.mechanism);
   require(s.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", s.draws));
   require(s.delta > 0 && s.delta < 1, fmt::format("--delta must lie in (0, 1), got {}", s.delta));
   const auto report = audit(mech, s, progress, &executor);
@@ -96,7 +96,7 @@ std::string audit_report_text(const AuditReport& report, const privacy::GpMechan
   std::string out = fmt::format(
       "audit of {} draw(s): kernel {}, n = {}, {}, M_Y = {}, Delta_n = {:.6g} ({}), Vn = "
       "{:.6g}\n",
-      report.draws, mech.kernel->name(), mech.n, privacy::mechanism_parameters(mech), mech.M_Y,
+      report.draws, mech.kernel->name(), mech.n, options::mechanism_parameters(mech), mech.M_Y,
       b.Delta_n, to_string(mech.lemma), b.Vn);
   out += fmt::format("{:>12} {:>16} {:>16} {:>8}\n", "alpha", "RDP proven", "RDP found",
                      "found/proven");

@@ -1,8 +1,8 @@
 #include "gpdp/release/release_options.hpp"
 
+#include "gpdp/options/mechanism_flags.hpp"
 #include "gpdp/options/model_options.hpp"
 #include "gpdp/privacy/accountant.hpp"
-#include "gpdp/privacy/mechanism_flags.hpp"
 
 namespace gpdp::release {
 
@@ -175,9 +175,9 @@ std::vector<options::OptionSpec> release_options() {
   auto specs = concat(data_options(), input_options());
   specs = concat(specs, options::kernel_options("exp", 1.0));
   specs = concat(specs, options::hyper_options(1.0, 1.0, 0.0));
-  specs = concat(specs, privacy::mechanism_options(privacy::MechanismFlagSet::FromData));
+  specs = concat(specs, options::mechanism_options(options::MechanismFlagSet::FromData));
   specs = concat(specs,
-                 privacy::accounting_options(1, privacy::to_string(privacy::kDefaultConversion)));
+                 options::accounting_options(1, privacy::to_string(privacy::kDefaultConversion)));
   specs = concat(specs, points_options());
   specs = concat(specs, release_own_options());
   return concat(specs, cli_only(path_key_options()));

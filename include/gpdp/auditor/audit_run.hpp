@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "gpdp/auditor/audit.hpp"
+#include "gpdp/options/mechanism_flags.hpp"
 #include "gpdp/options/option_spec.hpp"
-#include "gpdp/privacy/mechanism_flags.hpp"
 #include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::auditor {
 
 struct AuditRequest {
   AuditRequest();  // the CLI's defaults: conversion cks; n and delta unset (required)
-  privacy::MechanismFlags mechanism;
+  options::MechanismFlags mechanism;
   AuditSettings settings;  // settings.threads is the front end's (the executor's), not read here
   bool json = false;       // the report as JSON (with the witness datasets) instead of text
 };

@@ -1,4 +1,4 @@
-#include "gpdp/privacy/mechanism_flags.hpp"
+#include "gpdp/options/mechanism_flags.hpp"
 
 #include <fmt/format.h>
 
@@ -7,14 +7,12 @@
 #include "gpdp/domain.hpp"
 #include "gpdp/error.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::options {
 
-std::vector<options::OptionSpec> mechanism_options(MechanismFlagSet set) {
-  using options::option;
-  using options::OptionType;
+std::vector<OptionSpec> mechanism_options(MechanismFlagSet set) {
   const MechanismFlags d;
   const bool full = set == MechanismFlagSet::Full;
-  std::vector<options::OptionSpec> specs;
+  std::vector<OptionSpec> specs;
   if (full) {
     specs.push_back(
         option("--n", OptionType::Integer, nullptr, "Dataset size n ≥ 1 (replace-one neighbours)")
@@ -61,9 +59,7 @@ std::vector<options::OptionSpec> mechanism_options(MechanismFlagSet set) {
   return specs;
 }
 
-std::vector<options::OptionSpec> accounting_options(long draws, const std::string& conversion) {
-  using options::option;
-  using options::OptionType;
+std::vector<OptionSpec> accounting_options(long draws, const std::string& conversion) {
   return {option("--draws", OptionType::Integer, draws,
                  "Number L of released sample paths (RDP composes: L·ε_α)")
               .with_alias("-L"),
@@ -75,7 +71,6 @@ std::vector<options::OptionSpec> accounting_options(long draws, const std::strin
 }
 
 void read_mechanism_flags(const nlohmann::json& j, MechanismFlags& o) {
-  using options::real_or;
   o.kernel = j.value("kernel", o.kernel);
   o.ell = real_or(j, "ell", o.ell);
   o.r = real_or(j, "r", o.r);
@@ -94,8 +89,8 @@ void read_mechanism_flags(const nlohmann::json& j, MechanismFlags& o) {
   o.noise_scale = real_or(j, "noise-scale", o.noise_scale);
 }
 
-GpMechanism to_mechanism_parameters(const MechanismFlags& o) {
-  GpMechanism m;
+privacy::GpMechanism to_mechanism_parameters(const MechanismFlags& o) {
+  privacy::GpMechanism m;
   require(std::isfinite(o.r) && o.r > 0, fmt::format("--r must be positive, got {}", o.r));
   require(!std::isnan(o.sigma) && o.sigma > 0,
           fmt::format("--sigma must be positive (or inf for the covariance-only bound), got {}",
@@ -117,17 +112,17 @@ GpMechanism to_mechanism_parameters(const MechanismFlags& o) {
   if (!std::isnan(o.Delta_n)) {
     require(std::isfinite(o.Delta_n) && o.Delta_n >= 0,
             fmt::format("--Delta-n must be ≥ 0, got {}", o.Delta_n));
-    m.lemma = SensitivityLemma::User;
+    m.lemma = privacy::SensitivityLemma::User;
     m.user_Delta_n = o.Delta_n;
   } else {
-    m.lemma = parse_sensitivity_lemma(o.sensitivity);
+    m.lemma = privacy::parse_sensitivity_lemma(o.sensitivity);
   }
-  if (m.lemma == SensitivityLemma::B8) {
+  if (m.lemma == privacy::SensitivityLemma::B8) {
     require(o.rkhs_norm >= 0, "--sensitivity b8 needs --rkhs-norm B (a bound on ‖f*‖_H)");
   }
   m.rkhs_norm = o.rkhs_norm;
-  m.kind = parse_mechanism_kind(o.mechanism);
-  if (has_noise_scale(m.kind)) {
+  m.kind = privacy::parse_mechanism_kind(o.mechanism);
+  if (privacy::has_noise_scale(m.kind)) {
     require(!std::isnan(o.noise_scale),
             fmt::format("--mechanism {} needs --noise-scale s", to_string(m.kind)));
     m.noise_scale = o.noise_scale;
@@ -138,13 +133,13 @@ GpMechanism to_mechanism_parameters(const MechanismFlags& o) {
   return m;
 }
 
-GpMechanism to_mechanism(const MechanismFlags& o) {
+privacy::GpMechanism to_mechanism(const MechanismFlags& o) {
   require(o.n >= 1, fmt::format("--n must be ≥ 1, got {}", o.n));
   require(o.dim >= 1, fmt::format("--dim must be ≥ 1, got {}", o.dim));
   require(std::isfinite(o.M_Y) && o.M_Y > 0, fmt::format("--M-Y must be positive, got {}", o.M_Y));
   require(o.kernel != "exp1d" || o.dim == 1,
           fmt::format("--kernel exp1d needs --dim 1, got --dim {}", o.dim));
-  GpMechanism m = to_mechanism_parameters(o);
+  privacy::GpMechanism m = to_mechanism_parameters(o);
   m.dim = o.dim;
   if (!o.domain.empty()) {
     m.domain = Box::parse(o.domain);
@@ -153,20 +148,20 @@ GpMechanism to_mechanism(const MechanismFlags& o) {
   }
   m.n = o.n;
   m.M_Y = o.M_Y;
-  resolve_bounds(m);  // every remaining check, with the lemma applicability
+  privacy::resolve_bounds(m);  // every remaining check, with the lemma applicability
   return m;
 }
 
-std::string mechanism_parameters(const GpMechanism& m) {
-  if (m.kind == MechanismKind::GridMean) {
+std::string mechanism_parameters(const privacy::GpMechanism& m) {
+  if (m.kind == privacy::MechanismKind::GridMean) {
     return fmt::format("grid mean, noise scales s_S = {:.10g} (sums), s_N = {:.10g} (counts)",
-                       m.noise_scale, grid_mean_count_noise(m));
+                       m.noise_scale, privacy::grid_mean_count_noise(m));
   }
-  if (m.kind == MechanismKind::Functional) {
+  if (m.kind == privacy::MechanismKind::Functional) {
     return fmt::format("functional mechanism, r = {:.10g}, noise scale s = {:.10g}", m.r,
                        m.noise_scale);
   }
   return fmt::format("r = {:.10g}, sigma = {}, eta = {:.10g}", m.r, m.sigma, m.eta);
 }
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::options

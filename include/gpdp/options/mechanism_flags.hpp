@@ -11,7 +11,7 @@
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 
-namespace gpdp::privacy {
+namespace gpdp::options {
 
 struct MechanismFlags {
   std::string kernel = "exp";  // --kernel
@@ -38,9 +38,9 @@ enum class MechanismFlagSet { Full, FromData };
 // Full: --n --dim --domain --kappa --M-Y --sensitivity --rkhs-norm --Vn --Delta-n --mechanism
 // --noise-scale; FromData: --kappa --sensitivity --rkhs-norm --Vn --Delta-n --mechanism
 // --noise-scale. (The kernel and θ: options::kernel_options, options::hyper_options.)
-std::vector<options::OptionSpec> mechanism_options(MechanismFlagSet set);
+std::vector<OptionSpec> mechanism_options(MechanismFlagSet set);
 // --draws/-L, --delta (required), --conversion.
-std::vector<options::OptionSpec> accounting_options(long draws, const std::string& conversion);
+std::vector<OptionSpec> accounting_options(long draws, const std::string& conversion);
 
 // The values of the options above present in `request` (keys: the flags without "--"), over
 // `into`'s.
@@ -49,14 +49,14 @@ void read_mechanism_flags(const nlohmann::json& request, MechanismFlags& into);
 // The public parameters the options give (kind, kernel, θ, η or s, sensitivity lemma, κ / V_n /
 // Δ_n / B overrides), validated one by one (InputError naming the flag); n, dim, domain, M_Y
 // unset.
-GpMechanism to_mechanism_parameters(const MechanismFlags& o);
+privacy::GpMechanism to_mechanism_parameters(const MechanismFlags& o);
 // The whole mechanism (with n, dim, domain, M_Y), validated (InputError naming the flag;
 // PrivacyError when the lemma does not apply to the kernel). σ = inf is allowed here
 // (covariance-only bound); a release refuses it itself.
-GpMechanism to_mechanism(const MechanismFlags& o);
+privacy::GpMechanism to_mechanism(const MechanismFlags& o);
 
 // "r = .., sigma = .., eta = .." (posterior sample) or "r = .., noise scale s = .." (functional),
 // for the text reports of account, calibrate and audit.
-std::string mechanism_parameters(const GpMechanism& m);
+std::string mechanism_parameters(const privacy::GpMechanism& m);
 
-}  // namespace gpdp::privacy
+}  // namespace gpdp::options
