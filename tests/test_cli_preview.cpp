@@ -1,6 +1,7 @@
-// gpdp preview through the CLI: it has no --data flag, runs to completion while the private file
-// cannot be read (a FIFO with mode 000: opening it would block, and the run is bounded), writes
-// preview.json in the documented schema and preview.png, and refuses incomplete public inputs.
+// gpdp preview through the CLI: it reads no --data without --calibrate-epsilon, runs to completion
+// while the private file cannot be read (a FIFO with mode 000: opening it would block, and the run
+// is bounded), writes preview.json in the documented schema and preview.png, and refuses incomplete
+// public inputs.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -41,14 +42,14 @@ int run_preview_bounded(const std::string& args, const std::string& log) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-TEST(CliPreview, HasNoDataFlag) {
+TEST(CliPreview, ReadsDataOnlyWithCalibrateEpsilon) {
   test::TempDir dir;
   test::write_text(dir.file("private.csv"), proxy_csv());
   const auto r =
       test::run_cli(fmt::format("preview {} --ell 0.3 --sigma 1 --r 0.3 --data {} --out {}",
                                 kPublicFlags, dir.file("private.csv"), dir.file("out")));
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("--data"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--data belongs to --calibrate-epsilon"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir.file("out")));
 }
 

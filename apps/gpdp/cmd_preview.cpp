@@ -1,7 +1,9 @@
 // gpdp preview: know the map before you spend the budget. Simulates releases from PUBLIC inputs
 // only (the release's public flags, the private data set's size n, public proxy data or prior
-// fields) and predicts the utility of each candidate configuration per ε. There is no --data flag:
-// the private file is never opened, and no budget is spent.
+// fields) and predicts the utility of each candidate configuration per ε; the private file is
+// never opened and no budget is spent. With --calibrate-epsilon E_s (and --data, --dataset,
+// --ledger) it instead spends E_s, recorded in the ledger, on `--mechanism auto`'s DP summary and
+// predicts auto's candidates on simulations calibrated by it (preview/calibrated_preview.hpp).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -11,10 +13,12 @@
 #include "gpdp/error.hpp"
 #include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/io/atomic_file.hpp"
+#include "gpdp/preview/calibrated_preview.hpp"
 #include "gpdp/preview/preview.hpp"
 #include "gpdp/preview/report.hpp"
 #include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/input.hpp"
+#include "gpdp/version.hpp"
 #include "options.hpp"
 #include "release_options.hpp"
 
@@ -52,6 +56,15 @@ struct PreviewFlags {
   std::string image = "png";
   bool json = false;
   bool quiet = false;
+  // --calibrate-epsilon: the private records, their ledger and the summary's ε.
+  double calibrate_epsilon = 0.0;
+  std::string data;
+  std::string dataset;
+  std::string ledger;
+  std::string ledger_key;
+  double budget_epsilon = 0.0;
+  double budget_delta = 0.0;
+  std::uint64_t insecure_seed = 0;
 };
 
 // The release's own evaluation points (release/evaluation.hpp): grid, mask and domain check alike.
@@ -98,11 +111,97 @@ nlohmann::json inputs_json(const PreviewFlags& f, const release::InputSpec& spec
   return j;
 }
 
+// The release request the calibrated preview's summary is drawn with: the data, the public flags
+// shared with `gpdp release` (input, kernel, ℓ, σ, r, threshold, δ, conversion, sensitivity,
+// points) and the ledger.
+release::ReleaseRequest calibration_request(const PreviewFlags& f, const CLI::App* sub,
+                                            const release::InputSpec& spec) {
+  release::ReleaseRequest q;
+  q.data_path = f.data;
+  q.input = spec;
+  q.mechanism.kind = privacy::MechanismKind::PosteriorSample;
+  q.mechanism.kernel = to_kernel(f.kernel);
+  q.mechanism.r = f.r;
+  q.mechanism.sigma = f.sigma;
+  q.mechanism.lemma = privacy::parse_sensitivity_lemma(f.sensitivity);
+  q.delta = f.delta;
+  q.conversion = privacy::parse_conversion(f.conversion);
+  q.threshold = f.threshold;
+  q.evaluation = to_evaluation_spec(f.points, f.mask);
+  q.out_dir = f.out;
+  q.dataset = f.dataset;
+  q.ledger_path = f.ledger;
+  q.ledger_key_path = f.ledger_key;
+  if (sub->count("--budget-epsilon") > 0)
+    q.budget = privacy::Budget{f.budget_epsilon, f.budget_delta};
+  if (sub->count("--insecure-seed") > 0) q.insecure_seed = f.insecure_seed;
+  q.auto_mechanism = release::AutoSpec{};
+  return q;
+}
+
+// --calibrate-epsilon: everything that can refuse runs before the summary is drawn; the folder is
+// written only after the ledger recorded the spend.
+void run_calibrated(const PreviewFlags& f, const CLI::App* sub, const release::InputSpec& spec) {
+  require_parameter(
+      std::isfinite(f.calibrate_epsilon) && f.calibrate_epsilon > 0, "--calibrate-epsilon",
+      fmt::format("--calibrate-epsilon must be positive and finite, got {}", f.calibrate_epsilon));
+  for (const char* flag : {"--data", "--dataset", "--ledger"})
+    require_parameter(sub->count(flag) > 0, flag,
+                      fmt::format("--calibrate-epsilon spends ε on the private records: it needs "
+                                  "--data, --dataset and --ledger ({} is missing); nothing was "
+                                  "spent",
+                                  flag));
+  require_parameter(f.public_data.empty(), "--public-data",
+                    "--calibrate-epsilon calibrates the simulations by the private summary: "
+                    "leave --public-data out");
+  const release::ReleaseRequest q = calibration_request(f, sub, spec);
+  const release::ValidatedRelease v = preview::calibration_records(q);
+  require_parameter(
+      sub->count("--n") == 0 || f.n == v.prepared.data.n(), "--n",
+      fmt::format("--n {} differs from the {} records of --data", f.n, v.prepared.data.n()));
+  const preview::CalibratedPreview p =
+      preview::run_calibrated_preview(q, v, f.calibrate_epsilon, f.epsilons);
+  const nlohmann::json j{{"format", "gpdp-preview-calibrated-1"},
+                         {"gpdp_version", kVersion},
+                         {"epsilons", f.epsilons},
+                         {"delta", f.delta},
+                         {"conversion", f.conversion},
+                         {"n", p.n},
+                         {"calibration", preview::calibrated_json(p)},
+                         {"inputs",
+                          {{"data", std::filesystem::path(f.data).filename().string()},
+                           {"sha256", v.prepared.sha256},
+                           {"threshold", f.threshold},
+                           {"transform", release::to_string(spec.transform)},
+                           {"kernel", f.kernel.kernel},
+                           {"ell", f.kernel.ell},
+                           {"sigma", f.sigma},
+                           {"r", f.r}}}};
+  const std::filesystem::path out(f.out);
+  std::filesystem::create_directories(out);
+  io::write_file_atomic((out / "preview.json").string(), j.dump(2) + "\n");
+  if (f.json) {
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    fmt::print("{}", preview::calibrated_table(p));
+    fmt::print("wrote {}\n", (out / "preview.json").string());
+  }
+}
+
 void run(const PreviewFlags& f, const CLI::App* sub) {
   DataOptions columns;
   columns.x_columns = f.x_columns;
   columns.y_column = f.y_column;
   release::InputSpec spec = to_input_spec(columns, f.input, sub);
+  if (sub->count("--calibrate-epsilon") > 0) return run_calibrated(f, sub, spec);
+  for (const char* flag :
+       {"--data", "--dataset", "--ledger", "--ledger-key", "--budget-epsilon", "--insecure-seed"})
+    require_parameter(sub->count(flag) == 0, flag,
+                      fmt::format("{} belongs to --calibrate-epsilon (the preview without it "
+                                  "reads no private data)",
+                                  flag));
+  require_parameter(sub->count("--n") > 0, "--n",
+                    "--n (the private data set's size) is required without --calibrate-epsilon");
   preview::PreviewRequest q;
   q.domain = *spec.domain;
   q.evaluation = evaluation(f, spec);
@@ -172,7 +271,10 @@ void setup(CLI::App& app) {
       "proxy data --public-data or, without it, prior fields at the public θ) and reports, per\n"
       "ε target and candidate configuration (r- or η-calibrated paths, L paths with a vote\n"
       "cutoff, smoothing, the functional mechanism), the IoU of the released set with the\n"
-      "non-private set. Never reads the private data (there is no --data flag).\n"
+      "non-private set. Reads no private data and spends nothing; the report says the\n"
+      "prediction is uncalibrated. With --calibrate-epsilon E_s --data --dataset --ledger it\n"
+      "spends E_s (recorded in the ledger) on --mechanism auto's DP summary and predicts auto's\n"
+      "candidates at each ε with an accuracy interval, calibrated by it.\n"
       "Example:\n"
       "  gpdp preview --domain 0:1,0:1 --grid2d 0:1:64,0:1:64 --threshold 0 --kernel exp \\\n"
       "    --ell 0.2 --sigma 1 --r 0.5 --delta 1e-4 --n 400 --epsilons 1,3,10 --out prev\n"
@@ -211,7 +313,9 @@ void setup(CLI::App& app) {
   sub->add_option("--delta", f->delta, "δ of the (ε, δ) guarantee")->required();
   sub->add_option("--conversion", f->conversion, "RDP → (ε, δ): cks or mironov")
       ->capture_default_str();
-  sub->add_option("--n", f->n, "Size of the private data set (public)")->required();
+  sub->add_option("--n", f->n,
+                  "Size of the private data set (public; required without --calibrate-epsilon, "
+                  "where it is --data's)");
   sub->add_option("--epsilons", f->epsilons, "ε targets, e.g. 1,3,10")->delimiter(',')->required();
   sub->add_option("--draws-grid", f->draws, "Numbers of paths L tried (the first must be 1)")
       ->delimiter(',')
@@ -244,6 +348,31 @@ void setup(CLI::App& app) {
   sub->add_option("--image", f->image, "Plot format: png or svg")->capture_default_str();
   sub->add_flag("--json", f->json, "Print preview.json instead of the table");
   sub->add_flag("--quiet", f->quiet, "No progress on stderr");
+  sub->add_option("--calibrate-epsilon", f->calibrate_epsilon,
+                  "Spend this ε (recorded in --ledger as a release of --dataset) on `--mechanism "
+                  "auto`'s DP summary of --data and predict auto's candidates, each calibrated to "
+                  "every --epsilons target, on simulations calibrated by it: accuracy with a "
+                  "5-95 % interval and IoU per candidate (docs/utility.md \"A calibrated "
+                  "preview\"). Without it the prediction is uncalibrated (public inputs only)");
+  sub->add_option("--data", f->data,
+                  "With --calibrate-epsilon: the private records (CSV with the --x and --y "
+                  "columns), read through the same input options as gpdp release");
+  sub->add_option("--dataset", f->dataset,
+                  "With --calibrate-epsilon: the dataset the summary's ε is charged to");
+  sub->add_option("--ledger", f->ledger,
+                  "With --calibrate-epsilon: the budget ledger (SQLite; created if missing)");
+  sub->add_option("--ledger-key", f->ledger_key,
+                  "With --calibrate-epsilon: the ledger's key (default: <ledger>.key)");
+  auto* be = sub->add_option("--budget-epsilon", f->budget_epsilon,
+                             "With --calibrate-epsilon: the dataset's total ε budget (fixed at "
+                             "its first release)");
+  auto* bd = sub->add_option("--budget-delta", f->budget_delta,
+                             "With --calibrate-epsilon: the dataset's total δ budget");
+  be->needs(bd);
+  bd->needs(be);
+  sub->add_option("--insecure-seed", f->insecure_seed,
+                  "With --calibrate-epsilon: seed the summary's RNG (reproducible, NOT PRIVATE: "
+                  "the report says so); default: the secure generator");
   sub->callback([f, sub] { run(*f, sub); });
 }
 

@@ -5,9 +5,14 @@ proxy data) it simulates releases of every candidate configuration (r- or η-cal
 paths with a vote cutoff, smoothing, the functional Gaussian mechanism) and returns the
 preview.json object: per ε the chosen configuration and its predicted IoU with the non-private set
 (mean and 5–95 % interval over held-out simulations), every candidate, the chance and non-private
-levels. It never sees private data and spends no budget. docs/utility.md describes the method.
+levels. It never sees private data and spends no budget; its report says the prediction is
+uncalibrated. docs/utility.md describes the method.
+
+gpdp.preview.calibrated(...) is `gpdp preview --calibrate-epsilon`: it spends a small ε, recorded in
+a ledger, on `--mechanism auto`'s DP summary of the private records and predicts auto's candidates
+(accuracy with a 5–95 % interval, IoU) at each target ε on simulations calibrated by it.
 """
 
-from ._core.preview import run
+from ._core.preview import calibrated, run
 
-__all__ = ["run"]
+__all__ = ["calibrated", "run"]

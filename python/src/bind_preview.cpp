@@ -1,14 +1,16 @@
 // gpdp._core.preview: `gpdp preview` as a library call (gpdp/preview): predicted utility of a
 // release per ε and candidate configuration, from public inputs only; returns the preview.json
-// object as a dict.
+// object as a dict; calibrated(): `gpdp preview --calibrate-epsilon` on records given as arrays.
 #include <pybind11/stl.h>
 
 #include <optional>
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "gpdp/preview/calibrated_preview.hpp"
 #include "gpdp/preview/preview.hpp"
 #include "gpdp/preview/report.hpp"
+#include "gpdp/release/prepared_release.hpp"
 
 namespace gpdp::python {
 
@@ -77,6 +79,55 @@ void bind_preview(py::module_& m) {
       "the evaluated rows of grid.points(), like --mask) or at `points`; θ = (ell, sigma, r) "
       "given, or chosen on the public proxy (proxy_X, proxy_y in model units). Returns the "
       "preview.json object (a dict). Seeded: the same seed gives the same preview.");
+  m.def(
+      "calibrated",
+      [](const py::object& X, const py::object& y, const py::object& points, const py::dict& input,
+         const py::dict& options, double calibrate_epsilon, const std::vector<double>& epsilons,
+         const std::string& ledger, const std::string& dataset, const std::string& ledger_key,
+         std::optional<std::uint64_t> insecure_seed) {
+        const auto json_of = [](const py::object& o) {
+          return nlohmann::json::parse(
+              py::str(py::module_::import("json").attr("dumps")(o)).cast<std::string>());
+        };
+        release::ReleaseRequest q =
+            release::prepared_request(json_of(input), json_of(options), "gpdp.preview.calibrated");
+        require_parameter(q.input.domain.has_value(), "domain",
+                          "gpdp.preview.calibrated: input must declare the 'domain'");
+        q.dataset = dataset;
+        q.ledger_path = ledger;
+        q.ledger_key_path = ledger_key;
+        q.insecure_seed = insecure_seed;
+        q.out_dir = "(gpdp.preview.calibrated)";
+        const Points x = to_points(X, "X");
+        const Eigen::VectorXd raw = to_vector(y, "y", x.rows());
+        std::vector<std::string> names = q.input.x_columns;
+        for (Eigen::Index j = static_cast<Eigen::Index>(names.size()); j < x.cols(); ++j)
+          names.push_back("x" + std::to_string(j + 1));
+        release::check_dataset_name(q.dataset);
+        require_parameter(!q.ledger_path.empty(), "ledger",
+                          "gpdp.preview.calibrated spends ε on the records: give ledger=");
+        preview::CalibratedPreview p;
+        {
+          py::gil_scoped_release release;
+          const release::ValidatedRelease v = release::validated(
+              q, release::prepare_data_from_arrays(x, raw, q.input),
+              release::evaluation_at(to_points(points, "points", static_cast<int>(x.cols())), names,
+                                     *q.input.domain));
+          p = preview::run_calibrated_preview(q, v, calibrate_epsilon, epsilons);
+        }
+        return py::module_::import("json").attr("loads")(preview::calibrated_json(p).dump());
+      },
+      py::kw_only(), py::arg("X"), py::arg("y"), py::arg("points"), py::arg("input"),
+      py::arg("options"), py::arg("calibrate_epsilon"), py::arg("epsilons"), py::arg("ledger"),
+      py::arg("dataset"), py::arg("ledger_key") = "", py::arg("insecure_seed") = py::none(),
+      "gpdp preview --calibrate-epsilon on raw records X (n x d), y (raw responses): spends "
+      "calibrate_epsilon on --mechanism auto's DP summary (recorded in `ledger` as a release of "
+      "`dataset`; insecure_seed: a seeded, NOT private draw) and predicts auto's candidates at "
+      "each "
+      "ε of `epsilons` on simulations calibrated by it. input: the --config keys (domain, "
+      "transform, center, scale, M_Y, ...); options: gpdp release's public parameters (kernel, "
+      "ell, r, sigma, threshold, delta, conversion, sensitivity). `points`: evaluation points "
+      "(checked against the domain). Returns preview.json's 'calibration' object (a dict).");
 }
 
 }  // namespace gpdp::python

@@ -39,3 +39,44 @@ def test_preview_agrees_with_the_cli(tmp_path):
         cli_json = json.load(f)
     py_json = gpdp.preview.run(grid=gpdp.Grid("0:1:12,0:1:10"), **COMMON)
     assert py_json["results"] == cli_json["results"]
+
+
+def _one_sided():
+    """240 records on a lattice of the unit square, 95 % of them above the threshold 0."""
+    import numpy as np
+
+    i = np.arange(240)
+    X = np.c_[(i % 16 + 0.5) / 16, (i // 16 + 0.5) / 15]
+    y = np.where(i % 20 == 0, -0.6, 0.6)
+    return X, y
+
+
+def test_calibrated_preview_charges_the_ledger_once_per_call(tmp_path):
+    X, y = _one_sided()
+    kw = dict(X=X, y=y, points=X[:10], input={"domain": "0:1,0:1", "M_Y": 1},
+              options={"kernel": "exp", "ell": 0.3, "sigma": 0.5, "threshold": 0.0, "delta": 1e-3},
+              calibrate_epsilon=0.5, epsilons=[1.0, 10.0], ledger=str(tmp_path / "l.sqlite"),
+              dataset="d", insecure_seed=3)
+    a = gpdp.preview.calibrated(**kw)
+    assert a["calibrated"] is True
+    assert 0.49 < a["spend"]["epsilon"] <= 0.5 * (1 + 1e-9)
+    assert a["spend"]["ledger_release"] == 1
+    assert "NOT PRIVATE" in a["summary"]["rng"]
+    assert [t["epsilon"] for t in a["targets"]] == [1.0, 10.0]
+    for t in a["targets"]:
+        assert len(t["candidates"]) == 7
+        p = t["predicted"]
+        assert p["lo"] <= p["accuracy"] <= p["hi"]
+    # The summary sees the majority (0.95 above t, up to its noise).
+    assert a["summary"]["share_above"] > 0.85
+    # A second call is a second recorded spend.
+    assert gpdp.preview.calibrated(**kw)["spend"]["ledger_release"] == 2
+
+
+def test_calibrated_preview_needs_a_ledger(tmp_path):
+    X, y = _one_sided()
+    with pytest.raises(Exception, match="ledger"):
+        gpdp.preview.calibrated(X=X, y=y, points=X[:10], input={"domain": "0:1,0:1", "M_Y": 1},
+                                options={"kernel": "exp", "ell": 0.3, "threshold": 0.0,
+                                         "delta": 1e-3},
+                                calibrate_epsilon=0.5, epsilons=[1.0], ledger="", dataset="d")

@@ -336,6 +336,8 @@ PreviewResult run_preview(const PreviewRequest& q) {
       collect(sims.held_out, [](const SimulationOutcome& o) { return o.reference_share; }));
   result.nonprivate_iou =
       interval(collect(sims.held_out, [](const SimulationOutcome& o) { return o.nonprivate_iou; }));
+  result.simulated_share_above = result.random_set_iou.mean;
+  if (q.proxy) result.proxy_share_above = (q.proxy->y.array() >= q.level).cast<double>().mean();
   std::vector<std::vector<Eigen::Index>> variant_index(result.results.size());
   for (std::size_t v = 0; v < variants.size(); ++v) {
     const auto i = static_cast<Eigen::Index>(v);

@@ -51,6 +51,36 @@ std::string describe(const ReleaseConfig& c) {
   return s;
 }
 
+json uncalibrated_json(const PreviewResult& r) {
+  json j{{"calibrated", false},
+         {"note",
+          "uncalibrated: the simulations use public inputs only (prior fields or the proxy), so "
+          "their share above the threshold may be far from the private data's; gpdp preview "
+          "--calibrate-epsilon spends a small recorded ε to calibrate them"},
+         {"simulated_share_above", r.simulated_share_above},
+         {"proxy_share_above", nullptr},
+         {"difference", nullptr}};
+  if (r.proxy_share_above) {
+    j["proxy_share_above"] = *r.proxy_share_above;
+    j["difference"] = r.simulated_share_above - *r.proxy_share_above;
+  }
+  return j;
+}
+
+std::string uncalibrated_line(const PreviewResult& r) {
+  std::string s = fmt::format(
+      "prediction uncalibrated (public inputs only; --calibrate-epsilon calibrates it): simulated "
+      "share of the area above t {:.3f}",
+      r.simulated_share_above);
+  if (r.proxy_share_above) {
+    s += fmt::format(", the proxy's share of records above t {:.3f} (difference {:+.3f})",
+                     *r.proxy_share_above, r.simulated_share_above - *r.proxy_share_above);
+  } else {
+    s += " (no public proxy to compare with)";
+  }
+  return s + "\n";
+}
+
 }  // namespace
 
 json config_json(const ReleaseConfig& c, double delta, privacy::Conversion conversion) {
@@ -130,6 +160,7 @@ json preview_json(const PreviewRequest& q, const PreviewResult& r, const json& i
           {"reference",
            "IoU against the non-private posterior set {μ_D ≥ t} of the same simulated data at the "
            "reference θ (ℓ, σ, r_reference)"},
+          {"calibration", uncalibrated_json(r)},
           {"seconds", r.seconds}};
 }
 
@@ -154,6 +185,7 @@ std::string preview_table(const PreviewResult& r) {
       "chance (whole region): {:.3f}   non-private path: {:.3f}   θ: ℓ = {:.4g}, σ = {:.4g}, "
       "reference r = {:.4g}\n",
       r.random_set_iou.mean, r.nonprivate_iou.mean, r.ell, r.sigma, r.r_reference);
+  out += uncalibrated_line(r);
   return out;
 }
 

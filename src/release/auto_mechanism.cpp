@@ -118,38 +118,37 @@ std::vector<privacy::Accountant> compositions(const std::vector<AutoCandidate>& 
 
 }  // namespace
 
-AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
-  check_auto_request(q);
-  AutoPlan plan;
-  plan.spec = *q.auto_mechanism;
-  plan.input = q.input;
-  const double E = q.calibration->target_epsilon;
-  plan.target_epsilon = E;
-  const long n = v.prepared.data.n();
+namespace {
 
-  // The summary: the grid mean on sign(y − t), σ = r = 1 (a sign's within-cell variance is at most
-  // 1), coarse cells by the UG rule at f·E, at most kAutoSummaryMaxCells.
-  const double fE = plan.spec.choose_fraction * E;
-  ReleaseRequest s = candidate_request(q, MechanismKind::GridMean, true, fE);
+// The summary S at `summary_epsilon`: the grid mean on sign(y − t), σ = r = 1 (a sign's within-cell
+// variance is at most 1), coarse cells by the UG rule at that ε, at most kAutoSummaryMaxCells.
+void plan_summary(AutoPlan& plan, const ReleaseRequest& q, const ValidatedRelease& v,
+                  double summary_epsilon) {
+  const long n = v.prepared.data.n();
+  ReleaseRequest s = candidate_request(q, MechanismKind::GridMean, true, summary_epsilon);
   s.mechanism.r = 1.0;
   s.mechanism.sigma = 1.0;
-  const double cell_epsilon = std::min(
-      fE, static_cast<double>(kAutoSummaryMaxCells) * kGridMeanUgConstant / static_cast<double>(n));
+  const double cell_epsilon =
+      std::min(summary_epsilon, static_cast<double>(kAutoSummaryMaxCells) * kGridMeanUgConstant /
+                                    static_cast<double>(n));
   s.cells = ug_cells(model_domain(q, v), n, cell_epsilon).counts;
   plan.summary_validated = revalidated(s, v);
   plan.summary_request = s;
   plan.summary_accounting = account_composition(s, plan.summary_validated);
+}
 
-  // The candidates, simplest first.
+// The candidates, simplest first, each calibrated to `epsilon` (plan_auto lowers it to E_c).
+void plan_candidates(AutoPlan& plan, const ReleaseRequest& q, const ValidatedRelease& v,
+                     double epsilon) {
   ReleaseRequest base = q;
   base.prior_mean.reset();
   const ValidatedRelease sign_v =
-      revalidated(candidate_request(q, MechanismKind::GridMean, true, E), v);
+      revalidated(candidate_request(q, MechanismKind::GridMean, true, epsilon), v);
   const auto add = [&](std::string name, MechanismKind kind, bool sign,
                        const std::function<void(ReleaseRequest&)>& tune) {
     AutoCandidate c;
     c.name = std::move(name);
-    c.request = candidate_request(base, kind, sign, E);
+    c.request = candidate_request(base, kind, sign, epsilon);
     tune(c.request);
     c.validated = sign ? sign_v : v;
     plan.candidates.push_back(std::move(c));
@@ -182,6 +181,20 @@ AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
       });
   add(fmt::format("functional, r = {}", kFunctionalRidge), MechanismKind::Functional, false,
       [](ReleaseRequest& c) { c.mechanism.r = kFunctionalRidge; });
+}
+
+}  // namespace
+
+AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
+  check_auto_request(q);
+  AutoPlan plan;
+  plan.spec = *q.auto_mechanism;
+  plan.input = q.input;
+  const double E = q.calibration->target_epsilon;
+  plan.target_epsilon = E;
+  const double fE = plan.spec.choose_fraction * E;
+  plan_summary(plan, q, v, fE);
+  plan_candidates(plan, q, v, E);
 
   // The common per-candidate target E_c: the largest (bisection, log scale) with the summary plus
   // the envelope within E.
@@ -209,6 +222,29 @@ AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
   require(plan.guarantee.epsilon <= E * (1 + 1e-12),
           fmt::format("--mechanism auto: the total ε = {} exceeds the target {}",
                       plan.guarantee.epsilon, E));
+  return plan;
+}
+
+AutoPlan plan_auto_at(const ReleaseRequest& q, const ValidatedRelease& v, double summary_epsilon,
+                      double candidate_epsilon) {
+  check_auto_request(q);
+  require_parameter(
+      std::isfinite(summary_epsilon) && summary_epsilon > 0, "calibrate_epsilon",
+      fmt::format("the summary's ε must be positive and finite, got {}", summary_epsilon));
+  require_parameter(
+      std::isfinite(candidate_epsilon) && candidate_epsilon > 0, "epsilons",
+      fmt::format("a candidate target ε must be positive and finite, got {}", candidate_epsilon));
+  AutoPlan plan;
+  plan.spec = *q.auto_mechanism;
+  plan.input = q.input;
+  plan.target_epsilon = candidate_epsilon;
+  plan_summary(plan, q, v, summary_epsilon);
+  plan_candidates(plan, q, v, candidate_epsilon);
+  calibrate_candidates(plan.candidates, candidate_epsilon);
+  plan.candidate_epsilon = candidate_epsilon;
+  plan.total = privacy::summary_then_choice(plan.summary_accounting.composition,
+                                            compositions(plan.candidates));
+  plan.guarantee = plan.total.epsilon(q.delta, q.conversion);
   return plan;
 }
 
@@ -302,11 +338,11 @@ double raw_of(double z, ResponseTransform t) {
 
 std::string percent(double x) { return fmt::format("{:.3f}", x); }
 
-json prediction_json(const AutoPrediction& p) {
+}  // namespace
+
+json to_json(const AutoPrediction& p) {
   return {{"accuracy", p.accuracy}, {"lo", p.lo}, {"hi", p.hi}, {"iou", p.iou}};
 }
-
-}  // namespace
 
 AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   AutoChoice choice{std::move(summary), 0, {}, false, {}};
@@ -391,7 +427,7 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   json candidates = json::array();
   for (std::size_t c = 0; c < K; ++c) {
     const AutoCandidate& cand = plan.candidates[c];
-    json j{{"name", cand.name}, {"predicted", prediction_json(choice.predictions[c])}};
+    json j{{"name", cand.name}, {"predicted", to_json(choice.predictions[c])}};
     if (cand.trivial) {
       j["configuration"] = {{"side", trivial_above ? "everywhere exceeds" : "nowhere exceeds"}};
       j["epsilon"] = 0.0;
@@ -458,21 +494,25 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
       {"useful_margin", kAutoUsefulMargin},
       {"candidates", candidates},
       {"chosen", won.name},
-      {"predicted", prediction_json(wp)},
-      {"trivial_predicted", prediction_json(triv)},
+      {"predicted", to_json(wp)},
+      {"trivial_predicted", to_json(triv)},
       {"useless", choice.useless},
       {"line", line}};
   return choice;
 }
 
-AutoChoice draw_summary_and_choose(const AutoPlan& plan,
-                                   const std::optional<std::uint64_t>& insecure_seed) {
+CellTable draw_summary(const AutoPlan& plan, const std::optional<std::uint64_t>& insecure_seed) {
   DrawSpec spec = draw_spec(plan.summary_request, plan.summary_validated, plan.summary_accounting);
   // A seeded release: the summary's own stream (NOT private either way).
   spec.insecure_seed.reset();
   if (insecure_seed) spec.insecure_seed = *insecure_seed ^ 0x9e3779b97f4a7c15ULL;
   SnappedDraws d = draw_snapped(spec, false);
-  return choose_candidate(plan, std::move(*d.table));
+  return std::move(*d.table);
+}
+
+AutoChoice draw_summary_and_choose(const AutoPlan& plan,
+                                   const std::optional<std::uint64_t>& insecure_seed) {
+  return choose_candidate(plan, draw_summary(plan, insecure_seed));
 }
 
 ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,
@@ -485,6 +525,16 @@ ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,
   return out;
 }
 
+LedgerDecision record_summary(const AutoPlan& plan, const ReleaseAccounting& accounting,
+                              const nlohmann::json& note) {
+  const ReleaseRequest& q = plan.summary_request;
+  LedgerEntry entry = accounting.entry;
+  entry.created = utc_timestamp();
+  entry.parameters["auto"] = note;
+  Ledger ledger(q.ledger_path, q.ledger_key_path);
+  return ledger.record(entry, accounting.identity, q.budget, q.conversion, q.budget_orders);
+}
+
 namespace {
 
 // --refuse-if-useless: the summary was drawn, so its ε is charged (the refusal is a function of
@@ -492,12 +542,8 @@ namespace {
 [[noreturn]] void refuse(const AutoPlan& plan, const AutoChoice& choice) {
   const ReleaseRequest& q = plan.summary_request;
   const ReleaseAccounting a = account(q, plan.summary_validated);
-  LedgerEntry entry = a.entry;
-  entry.created = utc_timestamp();
-  entry.parameters["auto"] = {{"refused", true}, {"report", choice.report}};
+  const LedgerDecision d = record_summary(plan, a, {{"refused", true}, {"report", choice.report}});
   Ledger ledger(q.ledger_path, q.ledger_key_path);
-  const LedgerDecision d =
-      ledger.record(entry, a.identity, q.budget, q.conversion, q.budget_orders);
   const std::string why = fmt::format(
       "--refuse-if-useless: {}; refused: the summary's ε = {:.4g} was charged (ledger release "
       "{}, marked failed), nothing was published",

@@ -4,7 +4,9 @@
 // optionally public proxy data (an earlier year, a neighbouring region) — it simulates releases and
 // predicts, per ε and per candidate configuration, the utility of the released excursion set: its
 // IoU with the non-private posterior set {μ_D ≥ t} of the same data (and a BCE for vote maps). It
-// never sees the private data and spends no budget (a seeded experiment, not a release).
+// never sees the private data and spends no budget (a seeded experiment, not a release): its
+// prediction is uncalibrated (report.hpp says so). `gpdp preview --calibrate-epsilon` spends a
+// recorded ε on the private data instead: calibrated_preview.hpp.
 //
 // Simulated private sets (n records each, covariates on the evaluation points):
 //   with a proxy: n proxy records resampled (without replacement while they last), each covariate
@@ -149,6 +151,11 @@ struct PreviewResult {
   std::string prior_sampler;
   int simulations = 0;
   double seconds = 0.0;
+  // The prediction is uncalibrated (public inputs only): the simulations' share of the area above
+  // the threshold (the mean area share of their non-private sets, held out) beside the public
+  // proxy's share of records at or above it, when a proxy is given (report.hpp says how far).
+  double simulated_share_above = 0.0;
+  std::optional<double> proxy_share_above;
 };
 
 // Validates (InputError naming the parameter), simulates, selects. Deterministic given the seed

@@ -77,6 +77,12 @@ struct AutoPlan {
 // request auto cannot serve (no target ε, --config-from, --keep-path, --smooth, --prior-mean,
 // --cells, --draws > 1, --eta, --noise-scale, a fraction outside (0, 1)).
 AutoPlan plan_auto(const ReleaseRequest& request, const ValidatedRelease& validated);
+// The same parts for `gpdp preview --calibrate-epsilon` (preview/calibrated_preview.hpp): the
+// summary at `summary_epsilon` (charged on its own by the preview) and every candidate calibrated
+// to `candidate_epsilon` itself (what a release of that candidate alone at that ε would spend);
+// `total` composes the two as plan_auto's does, for the report only.
+AutoPlan plan_auto_at(const ReleaseRequest& request, const ValidatedRelease& validated,
+                      double summary_epsilon, double candidate_epsilon);
 
 struct AutoPrediction {
   double accuracy = 0.0;  // mean over the simulations
@@ -84,6 +90,8 @@ struct AutoPrediction {
   double hi = 0.0;
   double iou = 0.0;  // mean
 };
+// {"accuracy", "lo", "hi", "iou"}
+nlohmann::json to_json(const AutoPrediction& prediction);
 struct AutoChoice {
   CellTable summary;  // S's output (the grid mean's noisy cell table, sign response)
   std::size_t winner = 0;
@@ -93,6 +101,9 @@ struct AutoChoice {
 };
 // The choice from S's output and public inputs only (post-processing).
 AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary);
+// S's output, drawn with the release's generator (with `insecure_seed`: a seeded one, NOT
+// private).
+CellTable draw_summary(const AutoPlan& plan, const std::optional<std::uint64_t>& insecure_seed);
 // Draws S with the release's generator (with `insecure_seed`: a seeded one, NOT private) and
 // chooses.
 AutoChoice draw_summary_and_choose(const AutoPlan& plan,
@@ -106,6 +117,11 @@ struct ChosenRelease {
 };
 ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,
                              const nlohmann::json& report);
+// The summary's ε alone, recorded in the ledger as one release of the request's dataset (its
+// events, (ε, δ) and public parameters, `note` under "auto"); PrivacyError, nothing recorded, when
+// the ledger refuses. `accounting`: account(plan.summary_request, plan.summary_validated).
+LedgerDecision record_summary(const AutoPlan& plan, const ReleaseAccounting& accounting,
+                              const nlohmann::json& note);
 // The accounting of the plan before any choice (PreparedRelease::guarantee, a pre-check): the
 // summary's mechanism with the total composition.
 ReleaseAccounting planned_accounting(const AutoPlan& plan);
