@@ -1,4 +1,4 @@
-// The commands' options as data (options/option_spec.hpp, tasks/command_options.hpp): the parser
+// The commands' options as data (options/option_spec.hpp, commands/command_options.hpp): the parser
 // that both front ends call, the request structs built from its JSON, and the CLI's agreement with
 // the spec (every option in --help with its default; the same argv makes the request the library
 // builds). python/tests/test_distributed_options.py checks the Python front end against the CLI.
@@ -10,11 +10,11 @@
 #include "gpdp/attack/attack_options.hpp"
 #include "gpdp/attack/attack_run.hpp"
 #include "gpdp/auditor/audit_run.hpp"
+#include "gpdp/commands/command_options.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/release/manifest.hpp"
 #include "gpdp/release/release_options.hpp"
-#include "gpdp/tasks/command_options.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp::test {
@@ -146,12 +146,12 @@ void expect_help_lists(const std::string& command, const std::vector<OptionSpec>
 }
 
 TEST_P(CommandOptions, HelpListsEveryOptionWithItsDefault) {
-  expect_help_lists(GetParam(), tasks::command_options(GetParam()));
+  expect_help_lists(GetParam(), commands::command_options(GetParam()));
 }
 
 // Every option given (by its alias where it has one): the CLI's request is the library parser's.
 TEST_P(CommandOptions, CliBuildsTheRequestOfTheSpec) {
-  const auto specs = tasks::command_options(GetParam());
+  const auto specs = commands::command_options(GetParam());
   std::string argv;
   options::GivenOptions given;
   for (const auto& spec : specs) {
@@ -167,7 +167,7 @@ TEST_P(CommandOptions, CliBuildsTheRequestOfTheSpec) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryCommand, CommandOptions,
-                         ::testing::ValuesIn(tasks::option_commands()), [](const auto& info) {
+                         ::testing::ValuesIn(commands::option_commands()), [](const auto& info) {
                            std::string name = info.param;
                            for (auto& c : name)
                              if (c == '-') c = '_';

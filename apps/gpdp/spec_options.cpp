@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "gpdp/tasks/command_options.hpp"
+#include "gpdp/commands/command_options.hpp"
 
 namespace gpdp::cli {
 
@@ -49,7 +49,7 @@ CLI::Option* add(CLI::App* app, const options::OptionSpec& spec) {
 }  // namespace
 
 SpecOptions::SpecOptions(CLI::App* app, const std::string& command)
-    : specs_(tasks::command_options(command)) {
+    : specs_(commands::command_options(command)) {
   for (const auto& spec : specs_) added_.push_back(add(app, spec));
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// A command whose options are data in the library (tasks/command_options.hpp): adds them to its
+// A command whose options are data in the library (commands/command_options.hpp): adds them to its
 // CLI11 subcommand (help, default, type, alias, required from the spec) and, after parsing, turns
 // the values given into the command's request with options::parse_options — the same function
 // `python -m gpdp.distributed` calls on what argparse collected, so both front ends build the same

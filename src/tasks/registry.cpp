@@ -33,6 +33,4 @@ std::vector<std::string> Registry::kinds() const {
   return names;
 }
 
-nlohmann::json run_task(const Task& task) { return builtin_registry().run(task); }
-
 }  // namespace gpdp::tasks

@@ -17,7 +17,7 @@
 
 namespace gpdp::experiments {
 
-// "public_search.ell" (added to the builtin registry by src/tasks/builtin.cpp).
+// "public_search.ell" (added to the builtin registry by src/commands/builtin_tasks.cpp).
 std::vector<tasks::TaskKind> public_search_tasks();
 
 // Frees what this process keeps of the search its tasks last worked on (the per-ℓ objectives and

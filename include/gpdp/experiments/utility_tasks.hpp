@@ -1,7 +1,7 @@
 #pragma once
 // The task kinds of the utility study (run_study, utility_study.hpp): utility.generate,
 // utility.search, utility.validation and utility.release, each over one chunk of pairs
-// (docs/scale.md). Added to the builtin registry by src/tasks/builtin.cpp.
+// (docs/scale.md). Added to the builtin registry by src/commands/builtin_tasks.cpp.
 #include <vector>
 
 #include "gpdp/tasks/task.hpp"

@@ -80,7 +80,7 @@ SnappedDraws snapped_draws_from_json(const nlohmann::json& j, const DrawSpec& sp
 // result = to_json(draw_snapped(spec, false)).
 inline constexpr const char* kDrawTaskKind = "release.draw";
 nlohmann::json draw_task(const nlohmann::json& params);
-// The release module's task kinds (src/tasks/builtin.cpp registers them).
+// The release module's task kinds (src/commands/builtin_tasks.cpp registers them).
 std::vector<tasks::TaskKind> release_tasks();
 
 }  // namespace gpdp::release

@@ -2,7 +2,9 @@
 // Task kinds by name. Each module that defines tasks lists them in one function returning
 // std::vector<TaskKind> (e.g. experiments::utility_tasks()), declared in its own headers and
 // needing only the header-only task.hpp / executor.hpp (no link to this layer); builtin_registry()
-// adds every such list, once (src/tasks/builtin.cpp: add a module there). Registration is explicit:
+// adds every such list, once (src/commands/builtin_tasks.cpp, the commands layer above those
+// modules, defines it and run_task: add a module there; this folder includes none of them, and a
+// program that calls either links gpdp::commands). Registration is explicit:
 // self-registering static initialisers in a static library are dropped by the linker when nothing
 // else references their object file.
 #include <map>

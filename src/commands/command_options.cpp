@@ -1,4 +1,4 @@
-#include "gpdp/tasks/command_options.hpp"
+#include "gpdp/commands/command_options.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,7 +12,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
 
-namespace gpdp::tasks {
+namespace gpdp::commands {
 
 namespace {
 using OptionList = std::function<std::vector<options::OptionSpec>()>;
@@ -47,4 +47,4 @@ std::vector<std::string> option_commands() {
   return names;
 }
 
-}  // namespace gpdp::tasks
+}  // namespace gpdp::commands

@@ -1,3 +1,5 @@
+#include "gpdp/tasks/together.hpp"
+
 #include <condition_variable>
 #include <exception>
 #include <memory>
@@ -5,7 +7,6 @@
 #include <thread>
 
 #include "gpdp/error.hpp"
-#include "gpdp/tasks/together.hpp"
 
 namespace gpdp::tasks {
 

@@ -1,4 +1,8 @@
-// The task kinds of the library: one list per module (add yours to make_builtin_registry).
+// The task kinds of the library: one list per module (add yours to make_builtin_registry). The
+// registry sits above every module that defines tasks (the commands layer), so that those modules
+// include only the task seam (tasks/task.hpp, executor.hpp); builtin_registry() and run_task() are
+// declared in tasks/registry.hpp (ThreadExecutor takes the builtin registry by default) and defined
+// here.
 #include "gpdp/attack/tasks.hpp"
 #include "gpdp/auditor/audit_tasks.hpp"
 #include "gpdp/experiments/public_search_tasks.hpp"
@@ -36,5 +40,7 @@ const Registry& builtin_registry() {
   static const Registry registry = make_builtin_registry();
   return registry;
 }
+
+nlohmann::json run_task(const Task& task) { return builtin_registry().run(task); }
 
 }  // namespace gpdp::tasks

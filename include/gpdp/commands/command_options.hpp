@@ -1,13 +1,13 @@
 #pragma once
 // The commands that both the CLI and `python -m gpdp.distributed` run on an executor, with their
 // options as data (options/option_spec.hpp): the list gpdp._core.command_options reads. Add a
-// command with one line in src/tasks/command_options.cpp.
+// command with one line in src/commands/command_options.cpp.
 #include <string>
 #include <vector>
 
 #include "gpdp/options/option_spec.hpp"
 
-namespace gpdp::tasks {
+namespace gpdp::commands {
 
 // The command's options, then --print-request (a front-end flag every such command has: print
 // the request and exit); InputError naming the command when there is no such command.
@@ -15,4 +15,4 @@ std::vector<options::OptionSpec> command_options(const std::string& command);
 // The commands listed, sorted.
 std::vector<std::string> option_commands();
 
-}  // namespace gpdp::tasks
+}  // namespace gpdp::commands
