@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
-#include "gpdp/io/parse.hpp"
+#include "gpdp/parse.hpp"
 
 namespace gpdp {
 
@@ -32,8 +32,8 @@ Box Box::parse(const std::string& text) {
     require_parameter(
         colon != std::string::npos, "domain",
         fmt::format("domain '{}': each dimension must be lo:hi, got '{}'", text, part));
-    lo.push_back(io::parse_double(part.substr(0, colon), "domain lower bound"));
-    hi.push_back(io::parse_double(part.substr(colon + 1), "domain upper bound"));
+    lo.push_back(parse_double(part.substr(0, colon), "domain lower bound"));
+    hi.push_back(parse_double(part.substr(colon + 1), "domain upper bound"));
   }
   require_parameter(!lo.empty(), "domain", fmt::format("domain '{}' is empty", text));
   return Box(Eigen::Map<Eigen::VectorXd>(lo.data(), static_cast<Eigen::Index>(lo.size())),

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "gpdp/error.hpp"
-#include "gpdp/io/parse.hpp"
+#include "gpdp/parse.hpp"
 
 namespace gpdp {
 
@@ -39,8 +39,8 @@ Grid Grid::parse(const std::string& text) {
     require(f.size() == 3,
             fmt::format("grid '{}': each axis must be lo:hi:count, got '{}'", text, part));
     const std::string what = fmt::format("grid '{}'", text);
-    axes.push_back({io::parse_double(f[0], what), io::parse_double(f[1], what),
-                    static_cast<long>(io::parse_integer(f[2], what))});
+    axes.push_back({parse_double(f[0], what), parse_double(f[1], what),
+                    static_cast<long>(parse_integer(f[2], what))});
   }
   return Grid(std::move(axes));
 }

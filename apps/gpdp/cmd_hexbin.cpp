@@ -13,7 +13,7 @@
 #include "gpdp/experiments/hexbin.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
-#include "gpdp/io/parse.hpp"
+#include "gpdp/parse.hpp"
 
 namespace gpdp::cli {
 
@@ -77,9 +77,9 @@ void run(const HexbinOptions& o) {
       return fmt::format("{}:{}: column '{}'", o.data, table.line_numbers[keep[k]], col);
     };
     const auto i = static_cast<Eigen::Index>(k);
-    xy(i, 0) = io::parse_double(row[cx], where(o.x));
-    xy(i, 1) = io::parse_double(row[cy], where(o.y));
-    double value = io::parse_double(row[cv], where(o.value));
+    xy(i, 0) = parse_double(row[cx], where(o.x));
+    xy(i, 1) = parse_double(row[cy], where(o.y));
+    double value = parse_double(row[cv], where(o.value));
     if (o.log) {
       require(value > 0,
               fmt::format("{}: --log needs positive values, got {}", where(o.value), value));

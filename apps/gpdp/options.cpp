@@ -6,6 +6,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
+#include "gpdp/io/load_dataset.hpp"
 #include "gpdp/io/points_file.hpp"
 #include "gpdp/options/model_options.hpp"
 #include "gpdp/release/release_options.hpp"
@@ -43,7 +44,9 @@ void add_data_options(CLI::App* app, DataOptions& o, bool required) {
   add_spec_option(app, specs, "--y", o.y_column);
 }
 
-Dataset load_data(const DataOptions& o) { return load_dataset(o.path, o.x_columns, o.y_column); }
+Dataset load_data(const DataOptions& o) {
+  return io::load_dataset(o.path, o.x_columns, o.y_column);
+}
 
 void add_points_options(CLI::App* app, PointsOptions& o) {
   const auto specs = release::points_options();

@@ -1,5 +1,5 @@
 #pragma once
-// Private training data D = (X, y) read from CSV.
+// Private training data D = (X, y) (io/load_dataset.hpp reads it from CSV).
 #include <Eigen/Core>
 #include <string>
 #include <vector>
@@ -18,10 +18,5 @@ struct Dataset {
   Eigen::Index n() const { return X.rows(); }
   int dim() const { return static_cast<int>(X.cols()); }
 };
-
-// Reads `path`. Covariate columns default to x1, x2, ... (as many as the header has, at least x1);
-// the response column defaults to y. An empty data set is an InputError.
-Dataset load_dataset(const std::string& path, std::vector<std::string> covariates = {},
-                     const std::string& response = "y");
 
 }  // namespace gpdp

@@ -12,7 +12,8 @@
 #include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/io/atomic_file.hpp"
-#include "gpdp/io/parse.hpp"
+#include "gpdp/io/load_dataset.hpp"
+#include "gpdp/parse.hpp"
 
 namespace gpdp::experiments {
 
@@ -26,9 +27,9 @@ void parse_axis(std::vector<double>& v, const std::string& text, const char* fla
   const auto b = text.find(':', a == std::string::npos ? a : a + 1);
   require(a != std::string::npos && b != std::string::npos,
           fmt::format("{} must be lo:hi:count, got '{}'", flag, text));
-  const double lo = io::parse_double(text.substr(0, a), flag);
-  const double hi = io::parse_double(text.substr(a + 1, b - a - 1), flag);
-  const auto count = io::parse_integer(text.substr(b + 1), flag);
+  const double lo = parse_double(text.substr(0, a), flag);
+  const double hi = parse_double(text.substr(a + 1, b - a - 1), flag);
+  const auto count = parse_integer(text.substr(b + 1), flag);
   require(lo > 0 && hi >= lo && count >= 1,
           fmt::format("{}: need 0 < lo ≤ hi and count ≥ 1", flag));
   v = SearchGrid::log_spaced(lo, hi, static_cast<int>(count), 1, 1, 1, 1, 1, 1).ell;
@@ -44,8 +45,8 @@ void check_public_data(const Dataset& d, const std::string& flag) {
 
 // The two public data sets, checked.
 std::pair<Dataset, Dataset> load_public_data(const PublicSearchRequest& o) {
-  Dataset train = load_dataset(o.data, o.x, o.y);
-  Dataset val = load_dataset(o.validation, o.x, o.y);
+  Dataset train = io::load_dataset(o.data, o.x, o.y);
+  Dataset val = io::load_dataset(o.validation, o.x, o.y);
   require(train.dim() == val.dim(), "--data and --validation have different numbers of covariates");
   check_public_data(train, "--data");
   check_public_data(val, "--validation");

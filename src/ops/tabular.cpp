@@ -10,7 +10,7 @@
 #include <set>
 
 #include "gpdp/error.hpp"
-#include "gpdp/io/parse.hpp"
+#include "gpdp/parse.hpp"
 
 namespace gpdp::ops {
 
@@ -21,7 +21,7 @@ std::string where(const io::CsvTable& t, std::size_t row, const std::string& col
 }
 
 double numeric_cell(const io::CsvTable& t, std::size_t row, std::size_t col, bool log1p) {
-  const double v = io::parse_double(t.rows[row][col], where(t, row, t.header[col]));
+  const double v = parse_double(t.rows[row][col], where(t, row, t.header[col]));
   if (!log1p) return v;
   require(v > -1.0,
           fmt::format("{}: log1p needs values > -1, got {}", where(t, row, t.header[col]), v));
@@ -178,7 +178,7 @@ TabularSource abalone_source(const std::string& abalone_csv) {
   s.train = io::read_csv(abalone_csv);
   s.spec.label_column = "rings";
   s.spec.label = [](const std::string& v, const std::string& at) {
-    return io::parse_double(v, at) >= 10.0 ? 1.0 : -1.0;
+    return parse_double(v, at) >= 10.0 ? 1.0 : -1.0;
   };
   s.spec.continuous = {"length",         "diameter",       "height",      "whole_weight",
                        "shucked_weight", "viscera_weight", "shell_weight"};
@@ -228,7 +228,7 @@ TabularSource csv_source(const std::string& path, const std::string& label_colum
     bool numeric = true;
     for (const auto& row : s.train.rows) {
       try {
-        io::parse_double(row[c], "");
+        parse_double(row[c], "");
       } catch (const InputError&) {
         numeric = false;
         break;

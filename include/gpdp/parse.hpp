@@ -3,9 +3,9 @@
 #include <string>
 #include <string_view>
 
-namespace gpdp::io {
+namespace gpdp {
 
 double parse_double(std::string_view text, const std::string& what);
 long long parse_integer(std::string_view text, const std::string& what);
 
-}  // namespace gpdp::io
+}  // namespace gpdp

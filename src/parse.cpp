@@ -1,4 +1,4 @@
-#include "gpdp/io/parse.hpp"
+#include "gpdp/parse.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "gpdp/error.hpp"
 
-namespace gpdp::io {
+namespace gpdp {
 
 namespace {
 std::string_view trim(std::string_view s) {
@@ -39,4 +39,4 @@ long long parse_integer(std::string_view text, const std::string& what) {
   return value;
 }
 
-}  // namespace gpdp::io
+}  // namespace gpdp

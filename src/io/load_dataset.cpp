@@ -1,4 +1,4 @@
-#include "gpdp/dataset.hpp"
+#include "gpdp/io/load_dataset.hpp"
 
 #include <fmt/format.h>
 
@@ -7,11 +7,11 @@
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
 
-namespace gpdp {
+namespace gpdp::io {
 
 Dataset load_dataset(const std::string& path, std::vector<std::string> covariates,
                      const std::string& response) {
-  const auto table = io::read_csv(path);
+  const auto table = read_csv(path);
   if (covariates.empty()) {
     for (int i = 1;; ++i) {
       const std::string name = fmt::format("x{}", i);
@@ -34,4 +34,4 @@ Dataset load_dataset(const std::string& path, std::vector<std::string> covariate
   return d;
 }
 
-}  // namespace gpdp
+}  // namespace gpdp::io
