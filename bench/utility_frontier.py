@@ -205,12 +205,18 @@ def gaussian_scale(sensitivity2, epsilon, delta):
     return _SCALES[key]
 
 
+def cells_of_side_ell(rec):
+    """Cells per axis of the sign grid (public: the domain and ℓ): round(longest side / ℓ), on
+    both axes (the noisy sign grid baseline, and the gpdp grid mean given the same cells)."""
+    return max(1, int(round(float((rec.hi - rec.lo).max()) / rec.ell)))
+
+
 def baseline_grid(rec, train, test, epsilon, delta, rng, sign):
     X, T = rec.X[train], rec.X[test]
     y = centred(rec, train)
     if sign:  # sign of the centred response, cells of side ℓ
         y = np.sign(y)
-        cells = max(1, int(round(float((rec.hi - rec.lo).max()) / rec.ell)))
+        cells = cells_of_side_ell(rec)
     else:  # about ten records per cell
         cells = max(1, int(round(math.sqrt(len(train) / 10))))
     sums, counts = noisy_grid_means(X, y, rec.lo, rec.hi, cells, epsilon, delta, rng)
@@ -221,6 +227,8 @@ def baseline_grid(rec, train, test, epsilon, delta, rng, sign):
 
 
 # ---- gpdp's mechanisms: option sets of gpdp.mechanisms.prepare (= `gpdp release` flags) ---------
+CELLS_OF_SIDE_ELL = object()  # "cells": this data set's cells_of_side_ell, on both axes
+
 MECHANISMS = [
     ("posterior sample (CLI default)", {"mechanism": "posterior-sample", "sigma": SIGMA_USER}),
     ("posterior sample (CLI default), prior mean dp",
@@ -235,6 +243,12 @@ MECHANISMS = [
     ("grid mean + GP", {"mechanism": "grid-mean"}),
     ("grid mean, cells map", {"mechanism": "grid-mean", "grid_map": "cells"}),
     ("grid mean + GP, sign", {"mechanism": "grid-mean", "input": {"sign": True}}),
+    # The noisy sign grid's public configuration in gpdp's grid mean: the same cells (cells of
+    # side ℓ, cells_of_side_ell) on the sign response, as the raw cell means and with the GP map.
+    ("grid mean, cells map, sign (cells=ℓ)",
+     {"mechanism": "grid-mean", "grid_map": "cells", "cells": CELLS_OF_SIDE_ELL, "input": {"sign": True}}),
+    ("grid mean + GP, sign (cells=ℓ)",
+     {"mechanism": "grid-mean", "cells": CELLS_OF_SIDE_ELL, "input": {"sign": True}}),
     # Issue #28: the release chooses among the candidates above from a private summary at 10 % of
     # ε (the choosing is inside the same total ε; docs/utility.md "Choosing automatically").
     ("auto", {"mechanism": "auto"}),
@@ -247,6 +261,9 @@ def gpdp_options(rec, train, epsilon, delta, options):
          "threshold": math.log(rec.spec.threshold),
          "target_epsilon": epsilon, "delta": delta, "conversion": CONVERSION}
     o.update(options)
+    if o.get("cells") is CELLS_OF_SIDE_ELL:
+        k = cells_of_side_ell(rec)
+        o["cells"] = f"{k},{k}"
     return o
 
 
@@ -403,9 +420,10 @@ def evidence_auto(results, epsilons, mechanisms):
         if "auto" not in s:
             continue
         trivial = max(s[m]["all"]["accuracy_mean"] for m in TRIVIAL)
+        measured = [m for m in singles if m in s]  # an older frontier.json may lack newer rows
         for e in epsilons:
-            acc = {m: s[m][str(e)]["accuracy_mean"] for m in singles + ["auto"]}
-            best = max(singles, key=acc.get)
+            acc = {m: s[m][str(e)]["accuracy_mean"] for m in measured + ["auto"]}
+            best = max(measured, key=acc.get)
             grid = max(s[m][str(e)]["accuracy_mean"] for m in BASELINES)
             d_best, d_triv = acc["auto"] - acc[best], acc["auto"] - trivial
             ok_best, ok_triv = d_best >= -(0.03 if e >= 3 else 0.05), d_triv >= -0.01
@@ -455,6 +473,17 @@ def plot(results, epsilons, out):
         plt.close(fig)
 
 
+def map_names(text, known):
+    """--maps: names separated by commas, where a name may itself hold commas ("grid mean, cells
+    map"): at each comma-separated piece, the longest run of pieces that is a known name."""
+    pieces, out, i = text.split(","), [], 0
+    while i < len(pieces):
+        j = next((j for j in range(len(pieces), i, -1) if ",".join(pieces[i:j]).strip() in known), i + 1)
+        out.append(",".join(pieces[i:j]).strip())
+        i = j
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="frontier-out")
@@ -466,7 +495,8 @@ def main():
     ap.add_argument("--report-from", default=None,
                     help="rewrite OUT's table, checks and plots from a frontier.json (no measuring)")
     ap.add_argument("--maps", default=None,
-                    help="measure only these gpdp maps (names as in MECHANISMS, comma-separated; "
+                    help="measure only these gpdp maps (names as in MECHANISMS, comma-separated; a name may "
+                         "hold commas; "
                          "the trivial maps, baselines and non-private map are measured always)")
     ap.add_argument("--base", default=None,
                     help="with --maps: the other maps' rows from this earlier frontier.json (same "
@@ -483,8 +513,8 @@ def main():
     names = args.data.split(",")
     mechanisms = MECHANISMS
     if args.maps:
-        wanted = args.maps.split(",")
         known = [m for m, _ in MECHANISMS]
+        wanted = map_names(args.maps, known)
         if any(w not in known for w in wanted):
             sys.exit(f"utility_frontier: unknown map(s) {[w for w in wanted if w not in known]}; known: {known}")
         mechanisms = [(m, o) for m, o in MECHANISMS if m in wanted]

@@ -9,6 +9,7 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -91,3 +92,42 @@ def test_evidence_checks_and_report_from(quick, tmp_path):
     assert "## Evidence (issue #27)" in text
     assert (again / "frontier.md").read_text() == text
     assert (again / "meuse.png").stat().st_size > 10_000
+
+
+def _frontier():
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import utility_frontier as uf
+    finally:
+        sys.path.pop(0)
+    return uf
+
+
+def test_grid_mean_on_the_sign_grids_cells():
+    """The "(cells=ℓ)" grid-mean rows release on the noisy sign grid baseline's cells: Meuse's
+    padded domain is 2896 × 4053 m and ℓ = 498 m (a tenth of its diagonal), so round(4053 / 498)
+    = 8 cells on each axis; gpdp's mechanism block names exactly those cells (a row that lost its
+    `cells` would get the default rule's 4 × 6 at ε = 3)."""
+    import gpdp.mechanisms as gm
+
+    uf = _frontier()
+    rec = uf.load(next(d for d in uf.DATASETS if d.name == "meuse"))
+    assert uf.cells_of_side_ell(rec) == 8
+    options = dict(uf.MECHANISMS)
+    train = np.arange(len(rec.value))
+    for name in ("grid mean, cells map, sign (cells=ℓ)", "grid mean + GP, sign (cells=ℓ)"):
+        prep = gm.prepare(X=rec.X, y=rec.value, points=rec.X[:5], input=uf.gpdp_input(rec, options[name]),
+                          options=uf.gpdp_options(rec, train, 3.0, len(train) ** -1.1, options[name]))
+        assert prep.describe()["mechanism"]["cells"] == [8, 8], name
+        assert prep.epsilon <= 3.0 * (1 + 1e-9)
+
+
+def test_maps_names_may_hold_commas():
+    uf = _frontier()
+    known = [m for m, _ in uf.MECHANISMS]
+    assert uf.map_names("grid mean, cells map, sign (cells=ℓ),grid mean + GP, sign (cells=ℓ)", known) == [
+        "grid mean, cells map, sign (cells=ℓ)", "grid mean + GP, sign (cells=ℓ)"]
+    # The longest known name wins: "grid mean + GP, sign" is a name and a prefix of none here.
+    assert uf.map_names("grid mean + GP, sign,auto,grid mean, cells map", known) == [
+        "grid mean + GP, sign", "auto", "grid mean, cells map"]
+    assert uf.map_names("no such map,auto", known) == ["no such map", "auto"]
