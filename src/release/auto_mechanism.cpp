@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "gpdp/error.hpp"
+#include "gpdp/grid.hpp"
 #include "gpdp/interval.hpp"
 #include "gpdp/privacy/envelope.hpp"
 #include "gpdp/release/evaluation.hpp"
@@ -17,6 +18,7 @@
 #include "gpdp/release/release.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/sampler.hpp"
+#include "gpdp/samplers/prior.hpp"
 
 namespace gpdp::release {
 
@@ -331,6 +333,71 @@ Eigen::VectorXd simulated_set(const ReleaseRequest& r, const Points& X, const Ei
   return released_paths(r, v, a, std::move(d)).in_set;
 }
 
+// A regular lattice over the box with about `nodes` nodes and the same spacing h on every axis
+// (h^d = volume / nodes), at least two nodes per axis.
+Grid lattice_over(const Box& box, double nodes) {
+  const int d = box.dim();
+  const Eigen::VectorXd sides = box.upper() - box.lower();
+  const double h = std::pow(sides.prod() / nodes, 1.0 / d);
+  std::vector<GridAxis> axes;
+  for (int a = 0; a < d; ++a)
+    axes.push_back({box.lower()(a), box.upper()(a), std::max(2L, std::lround(sides(a) / h) + 1)});
+  return Grid(std::move(axes));
+}
+
+// The index in Grid::points() order (first axis fastest) of each point's nearest node.
+std::vector<Eigen::Index> nearest_nodes(const Grid& grid, const Points& X) {
+  std::vector<Eigen::Index> out(static_cast<std::size_t>(X.rows()));
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    Eigen::Index index = 0, stride = 1;
+    for (int a = 0; a < grid.dim(); ++a) {
+      const GridAxis& axis = grid.axes()[static_cast<std::size_t>(a)];
+      const double step = axis.step();
+      const long j = step > 0 ? std::lround((X(i, a) - axis.lo) / step) : 0;
+      index += std::clamp(j, 0L, axis.count - 1) * stride;
+      stride *= axis.count;
+    }
+    out[static_cast<std::size_t>(i)] = index;
+  }
+  return out;
+}
+
+// The simulated truth: record i is above t when g(x_i) + ζ(x_i) > 0, where g is a draw of the
+// summary's GP (the sign's expectation) and ζ = 2Φ(z) − 1 with z ~ GP(0, k) at the public kernel.
+// ζ is uniform on (−1, 1) at every x, so P(above | g) = (1 + g)/2, the summary's share; and it is
+// coherent over ℓ, so neighbouring records agree as real ones do (independent labels make every
+// map look alike and worse than on real data, docs/utility.md). Both fields live on public
+// lattices over the domain (g on ≈ kShareNodes nodes, ζ on ≈ kNoiseNodes: circulant embedding up
+// to 2-D, dense above) and a record takes its nearest node's values.
+class SimulatedTruth {
+ public:
+  SimulatedTruth(const CellPosterior& cp, const Box& domain)
+      : cp_(cp),
+        share_(lattice_over(domain, kShareNodes)),
+        noise_(lattice_over(domain, domain.dim() <= 2 ? kNoiseNodes : kShareNodes)),
+        prior_(cp.posterior.kernel(), noise_.points(), noise_, {}) {}
+
+  // ±1 per point, one draw of (g, ζ).
+  Eigen::VectorXd sides(const Points& X, Rng& rng) {
+    const Eigen::VectorXd g = sample(cp_.posterior, share_, 1, rng).values.col(0);
+    const Eigen::VectorXd z = prior_.draw(rng, 1).col(0);
+    const auto gi = nearest_nodes(share_, X), zi = nearest_nodes(noise_, X);
+    Eigen::VectorXd side(X.rows());
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      const double zeta = std::erfc(-z(zi[static_cast<std::size_t>(i)]) / std::sqrt(2.0)) - 1.0;
+      side(i) = g(gi[static_cast<std::size_t>(i)]) + cp_.prior_mean + zeta > 0 ? 1.0 : -1.0;
+    }
+    return side;
+  }
+
+ private:
+  static constexpr double kShareNodes = 1024;
+  static constexpr double kNoiseNodes = 16384;
+  const CellPosterior& cp_;
+  Grid share_, noise_;
+  PriorSampler prior_;
+};
+
 // The raw response whose transformed value is z (the inverse of the public transform).
 double raw_of(double z, ResponseTransform t) {
   return t == ResponseTransform::Log ? std::exp(z) : z;
@@ -352,6 +419,7 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   const bool trivial_above = cp.prior_mean >= 0;
   const long n = plan.summary_validated.prepared.data.n();
   const long n_sim = std::min(n, kAutoSimulatedRecords);
+  const long n_grid = std::min(n, kAutoSimulatedGridRecords);
   const long n_test = kAutoSimulatedTests;
   const Box domain = table.layout.domain;
   const auto& names = plan.summary_validated.prepared.data.covariate_names;
@@ -362,21 +430,20 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   const std::size_t K = plan.candidates.size();
   std::vector<std::vector<double>> accuracy(K), iou(K);
   const SeededRng root(kAutoSimulationSeed);
+  SimulatedTruth truth_model(cp, domain);
   for (int k = 0; k < kAutoSimulations; ++k) {
     SeededRng rng = root.split(static_cast<std::uint64_t>(k));
-    const Points X = simulated_locations(table, n_sim + n_test, rng);
-    // The share above t: p(x) = clamp((1 + g(x))/2, 0, 1), g a draw of the summary's GP.
-    const Eigen::VectorXd g = sample(cp.posterior, X, 1, rng).values.col(0).array() + cp.prior_mean;
-    Eigen::VectorXd side(X.rows()), magnitude(X.rows());
-    for (Eigen::Index i = 0; i < X.rows(); ++i) {
-      const double p = std::clamp((1.0 + g(i)) / 2.0, 0.0, 1.0);
-      side(i) = rng.uniform01() < p ? 1.0 : -1.0;
-      magnitude(i) = rng.uniform01();
-    }
-    const Points train = X.topRows(n_sim), test = X.bottomRows(n_test);
-    Eigen::VectorXd raw(n_sim);
-    for (long i = 0; i < n_sim; ++i) raw(i) = raw_of(t + side(i) * B * magnitude(i), transform);
-    const Eigen::VectorXd truth = (side.tail(n_test).array() > 0).cast<double>();
+    // Held-out records first, then n_grid training records; the first n_sim of those train the
+    // candidates that run on thinned data.
+    const Points X = simulated_locations(table, n_test + n_grid, rng);
+    const Eigen::VectorXd side = truth_model.sides(X, rng);
+    const Points test = X.topRows(n_test), train_grid = X.bottomRows(n_grid),
+                 train = train_grid.topRows(n_sim);
+    Eigen::VectorXd raw_grid(n_grid);
+    for (long i = 0; i < n_grid; ++i)
+      raw_grid(i) = raw_of(t + side(n_test + i) * B * rng.uniform01(), transform);
+    const Eigen::VectorXd raw = raw_grid.head(n_sim);
+    const Eigen::VectorXd truth = (side.head(n_test).array() > 0).cast<double>();
     const auto score = [&](std::size_t c, const Eigen::VectorXd& set) {
       const Eigen::ArrayXd s = (set.array() > 0.5).cast<double>();
       accuracy[c].push_back((s == truth.array()).cast<double>().mean());
@@ -390,7 +457,9 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
         score(c, Eigen::VectorXd::Constant(n_test, trivial_above ? 1.0 : 0.0));
         continue;
       }
-      score(c, simulated_set(simulated_request(cand, n, n_sim, domain), train, raw,
+      const bool grid = cand.accounting.mechanism.kind == MechanismKind::GridMean;
+      score(c, simulated_set(simulated_request(cand, n, grid ? n_grid : n_sim, domain),
+                             grid ? train_grid : train, grid ? raw_grid : raw,
                              evaluation_at(test, names, domain),
                              kAutoSimulationSeed + 1000 * static_cast<std::uint64_t>(k) + c));
     }
@@ -463,7 +532,8 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
       {"rule",
        "a DP summary (the grid mean on sign(y − t) over coarse public cells, ε_choose = "
        "--choose-fraction × target) calibrates simulated data sets (locations from its noisy "
-       "counts, the share above t from its post-processing GP, sampled); every candidate runs "
+       "counts, the share above t from a draw of its post-processing GP, labels coherent over "
+       "the kernel's length scale); every candidate runs "
        "on them through the release's own map mechanism and is scored at simulated held-out "
        "records; the highest mean accuracy wins, a difference within the tie margin goes to the "
        "simpler (listed first)"},
@@ -487,7 +557,9 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
       {"simulation",
        {{"data_sets", kAutoSimulations},
         {"records", n_sim},
+        {"grid_mean_records", n_grid},
         {"held_out", n_test},
+        {"labels", "sign(g + ζ): g the summary's GP, ζ = 2Φ(z) − 1, z ~ GP(0, k)"},
         {"thinned", n_sim < n},
         {"seed", kAutoSimulationSeed}}},
       {"tie_margin", kAutoTieMargin},

@@ -10,20 +10,24 @@
 //              (Mironov 2017, Prop. 1: the summary plus the ENVELOPE max_k ε_α(C_k));
 //   summary    S(D): one draw of the grid mean through the release's map mechanism;
 //   choose     post-processing of S's output only: simulated data sets calibrated by the summary
-//              (record locations from its noisy counts, the share above t from its
-//              post-processing GP, sampled), every candidate run on them through the SAME seam
-//              as releases (prepared_release.hpp: the same validation, map mechanism, snapping
-//              and released set), scored at simulated held-out records; the highest mean
-//              accuracy wins, a near tie goes to the simpler candidate;
+//              (record locations from its noisy counts; a record is above t when g + ζ > 0, g a
+//              draw of the summary's post-processing GP, ζ = 2Φ(z) − 1 with z a prior draw at the
+//              public kernel: the share above t is the summary's, the labels coherent over ℓ),
+//              every candidate run on them through the SAME seam as releases
+//              (prepared_release.hpp: the same validation, map mechanism, snapping and released
+//              set), scored at simulated held-out records; the highest mean accuracy wins, a near
+//              tie goes to the simpler candidate;
 //   release    the chosen candidate's draw; its accounting composes S then the envelope
 //              (AutoSelection). The summary's own constant side is a reference for "useless"
 //              only: the whole E is charged whichever candidate wins, so the constant map is
 //              the majority side at E_c (a one-cell grid mean), a candidate like the others.
 //
-// Simulations are capped for speed: at most kAutoSimulatedRecords records per simulated data set;
-// when n is larger each candidate runs on the thinned data with its parameters scaled so that the
-// information per unit area is n's (posterior sample and functional: r² ∝ n) or a cell mean's
-// noise is n's (grid mean: cells ∝ n, the same s_S and records per cell), see docs/utility.md.
+// Simulations are capped for speed: the grid mean's candidates run on at most
+// kAutoSimulatedGridRecords simulated records (cell sums and a GP on the cells: cheap at any n),
+// the others on at most kAutoSimulatedRecords; when n is larger a candidate runs on the thinned
+// data with its parameters scaled so that the information per unit area is n's (posterior sample
+// and functional: r² ∝ n) or a cell mean's noise is n's (grid mean: cells ∝ n, the same s_S and
+// records per cell), see docs/utility.md.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -41,6 +45,9 @@ inline constexpr long kAutoSummaryMaxCells = 256;
 // Simulated data sets, training records (at most n) and held-out records per data set.
 inline constexpr int kAutoSimulations = 10;
 inline constexpr long kAutoSimulatedRecords = 400;
+// The grid mean's candidates are cheap at any n (cell sums, a GP on the cells): they run on this
+// many simulated records (at most n), the real n up to it.
+inline constexpr long kAutoSimulatedGridRecords = 20000;
 inline constexpr long kAutoSimulatedTests = 200;
 // A candidate replaces a simpler one only when its mean simulated accuracy is higher by more than
 // this; the best is "useful" only when it beats the trivial map's by more than kAutoUsefulMargin.
