@@ -249,6 +249,35 @@ TEST(ReleaseAuto, PredictedAccuracyOfCoherentDataIsTheRealisedOne) {
   }
 }
 
+// The one-standard-error rule on hand-made accuracies over four simulations. [0] is a reference
+// (not a candidate: first = 1).
+TEST(ReleaseAuto, OneStandardErrorRulePrefersTheSimplerWithinOneStandardError) {
+  using release::one_standard_error_choice;
+  // B beats A by 0.02 in every simulation: the paired differences have sd 0, the margin is the
+  // least one (0.005), and B wins.
+  const std::vector<std::vector<double>> steady = {
+      {0.9, 0.9, 0.9, 0.9}, {0.60, 0.62, 0.58, 0.61}, {0.62, 0.64, 0.60, 0.63}};
+  auto r = one_standard_error_choice(steady, 1, 0.005);
+  EXPECT_EQ(r.top, 2u);
+  EXPECT_EQ(r.winner, 2u);
+  EXPECT_NEAR(r.margins[1], 0.005, 1e-12);
+  EXPECT_EQ(r.margins[0], 0.0);
+  // B − A = +0.10, −0.06, +0.10, −0.06: mean 0.02, deviations ±0.08, sd √(4·0.0064/3) = 0.092376,
+  // standard error 0.046188 > 0.02: A (listed first) wins.
+  const std::vector<std::vector<double>> noisy = {
+      {0.9, 0.9, 0.9, 0.9}, {0.60, 0.60, 0.60, 0.60}, {0.70, 0.54, 0.70, 0.54}};
+  r = one_standard_error_choice(noisy, 1, 0.005);
+  EXPECT_EQ(r.top, 2u);
+  EXPECT_EQ(r.winner, 1u);
+  EXPECT_NEAR(r.margins[1], 0.0461880215, 1e-9);
+  // With first = 0 every row is a candidate; a steady gap of 0.06 is outside the least margin.
+  const std::vector<std::vector<double>> gap = {{0.60, 0.60, 0.60, 0.60}, {0.66, 0.66, 0.66, 0.66}};
+  r = one_standard_error_choice(gap, 0, 0.005);
+  EXPECT_EQ(r.top, 1u);
+  EXPECT_EQ(r.winner, 1u);
+  EXPECT_NEAR(r.margins[0], 0.005, 1e-12);
+}
+
 TEST(ReleaseAuto, RefuseIfUselessChargesTheSummaryOnlyAndPublishesNothing) {
   Fixture f;
   test::write_text(f.dir.file("data.csv"), useless_csv());

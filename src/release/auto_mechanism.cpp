@@ -411,6 +411,40 @@ json to_json(const AutoPrediction& p) {
   return {{"accuracy", p.accuracy}, {"lo", p.lo}, {"hi", p.hi}, {"iou", p.iou}};
 }
 
+namespace {
+// The standard error of mean(a − b) over paired samples.
+double paired_standard_error(const std::vector<double>& a, const std::vector<double>& b) {
+  const auto S = static_cast<double>(a.size());
+  if (a.size() < 2) return 0.0;
+  double mean = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) mean += a[k] - b[k];
+  mean /= S;
+  double squares = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) squares += (a[k] - b[k] - mean) * (a[k] - b[k] - mean);
+  return std::sqrt(squares / (S - 1) / S);
+}
+
+}  // namespace
+
+OneStandardErrorChoice one_standard_error_choice(const std::vector<std::vector<double>>& accuracy,
+                                                 std::size_t first, double least_margin) {
+  const std::size_t K = accuracy.size();
+  require(first < K, "one_standard_error_choice: no candidate");
+  const auto mean = [&](std::size_t c) {
+    return std::accumulate(accuracy[c].begin(), accuracy[c].end(), 0.0) /
+           static_cast<double>(accuracy[c].size());
+  };
+  OneStandardErrorChoice out{first, first, std::vector<double>(K, 0.0)};
+  for (std::size_t c = first + 1; c < K; ++c)
+    if (mean(c) > mean(out.top)) out.top = c;
+  out.winner = out.top;
+  for (std::size_t c = K; c-- > first;) {
+    out.margins[c] = std::max(least_margin, paired_standard_error(accuracy[out.top], accuracy[c]));
+    if (mean(c) >= mean(out.top) - out.margins[c]) out.winner = c;
+  }
+  return out;
+}
+
 AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   AutoChoice choice{std::move(summary), 0, {}, false, {}};
   const CellTable& table = choice.summary;
@@ -471,17 +505,16 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
         {a.mean, a.lo, a.hi,
          std::accumulate(iou[c].begin(), iou[c].end(), 0.0) / static_cast<double>(iou[c].size())});
   }
-  // The highest mean accuracy; a near tie (within kAutoTieMargin) goes to the simpler.
   // [0], the summary's side, is a reference only: it is never chosen.
-  std::size_t best = 1;
   double best_constant = choice.predictions[0].accuracy;
   double best_varying = 0.0;
   for (std::size_t c = 1; c < K; ++c) {
-    const double a = choice.predictions[c].accuracy;
-    if (a > choice.predictions[best].accuracy + kAutoTieMargin) best = c;
     double& best_of_kind = plan.candidates[c].constant ? best_constant : best_varying;
-    best_of_kind = std::max(best_of_kind, a);
+    best_of_kind = std::max(best_of_kind, choice.predictions[c].accuracy);
   }
+  const OneStandardErrorChoice rule = one_standard_error_choice(accuracy, 1, kAutoTieMargin);
+  const std::size_t best = rule.winner;
+  const std::vector<double>& margin = rule.margins;
   choice.winner = best;
   const AutoPrediction& triv = choice.predictions[0];
   choice.useless = best_varying <= best_constant + kAutoUsefulMargin;
@@ -497,6 +530,7 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   for (std::size_t c = 0; c < K; ++c) {
     const AutoCandidate& cand = plan.candidates[c];
     json j{{"name", cand.name}, {"predicted", to_json(choice.predictions[c])}};
+    if (c > 0) j["margin"] = margin[c];  // the 1-SE rule's margin against the highest
     if (cand.trivial) {
       j["configuration"] = {{"side", trivial_above ? "everywhere exceeds" : "nowhere exceeds"}};
       j["epsilon"] = 0.0;
@@ -535,8 +569,9 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
        "counts, the share above t from a draw of its post-processing GP, labels coherent over "
        "the kernel's length scale); every candidate runs "
        "on them through the release's own map mechanism and is scored at simulated held-out "
-       "records; the highest mean accuracy wins, a difference within the tie margin goes to the "
-       "simpler (listed first)"},
+       "records; the one-standard-error rule chooses: the simplest candidate (listed first) whose "
+       "mean accuracy is within max(tie margin, the standard error of its paired difference "
+       "with the highest) of the highest"},
       {"composition",
        "Mironov 2017, Prop. 1 (adaptive sequential composition): the summary's RDP curve plus the "
        "envelope max_k ε_α(C_k) of the candidates, each calibrated to the common per-candidate "

@@ -15,8 +15,8 @@
 //              public kernel: the share above t is the summary's, the labels coherent over ℓ),
 //              every candidate run on them through the SAME seam as releases
 //              (prepared_release.hpp: the same validation, map mechanism, snapping and released
-//              set), scored at simulated held-out records; the highest mean accuracy wins, a near
-//              tie goes to the simpler candidate;
+//              set), scored at simulated held-out records; the one-standard-error rule picks
+//              the simplest candidate within one standard error of the highest mean accuracy;
 //   release    the chosen candidate's draw; its accounting composes S then the envelope
 //              (AutoSelection). The summary's own constant side is a reference for "useless"
 //              only: the whole E is charged whichever candidate wins, so the constant map is
@@ -49,8 +49,9 @@ inline constexpr long kAutoSimulatedRecords = 400;
 // many simulated records (at most n), the real n up to it.
 inline constexpr long kAutoSimulatedGridRecords = 20000;
 inline constexpr long kAutoSimulatedTests = 200;
-// A candidate replaces a simpler one only when its mean simulated accuracy is higher by more than
-// this; the best is "useful" only when it beats the trivial map's by more than kAutoUsefulMargin.
+// The one-standard-error rule's least margin: the simplest candidate whose mean simulated accuracy
+// is within max(this, the standard error of the paired difference) of the highest is chosen; the
+// best is "useful" only when it beats the trivial map's by more than kAutoUsefulMargin.
 inline constexpr double kAutoTieMargin = 0.005;
 inline constexpr double kAutoUsefulMargin = 0.01;
 // The simulations' generator (public: the simulations are post-processing of the summary).
@@ -73,7 +74,7 @@ struct AutoPlan {
   ValidatedRelease summary_validated;
   ReleaseAccounting summary_accounting;
   // [0] the trivial map, the summary's side (a reference for "useless", never chosen), then the
-  // candidates, simplest first (a near tie goes to the earlier).
+  // candidates, simplest first (the 1-SE rule prefers the earlier).
   std::vector<AutoCandidate> candidates;
   double candidate_epsilon = 0.0;  // E_c
   privacy::Accountant total;       // summary_then_choice(summary, candidates)
@@ -106,6 +107,20 @@ struct AutoChoice {
   bool useless = false;   // the best non-constant is not better than a constant map by the margin
   nlohmann::json report;  // the certificate's "auto" block
 };
+// The one-standard-error rule (Breiman, Friedman, Olshen & Stone 1984, §3.4; Hastie, Tibshirani &
+// Friedman 2009, §7.10) over accuracy[c][k], candidate c's accuracy on simulated data set k (every
+// candidate on the same data sets), for the candidates c ≥ first, listed simplest first: `top` has
+// the highest mean; the winner is the first c whose mean is within margins[c] of top's, margins[c]
+// = max(least_margin, the standard error of mean(accuracy[top] − accuracy[c])). With weak data the
+// simulations cannot tell the candidates apart and the simpler map is released.
+struct OneStandardErrorChoice {
+  std::size_t winner = 0;
+  std::size_t top = 0;
+  std::vector<double> margins;  // per candidate (0 below `first`)
+};
+OneStandardErrorChoice one_standard_error_choice(const std::vector<std::vector<double>>& accuracy,
+                                                 std::size_t first, double least_margin);
+
 // The choice from S's output and public inputs only (post-processing).
 AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary);
 // S's output, drawn with the release's generator (with `insecure_seed`: a seeded one, NOT
