@@ -513,9 +513,7 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
     best_of_kind = std::max(best_of_kind, choice.predictions[c].accuracy);
   }
   const OneStandardErrorChoice rule = one_standard_error_choice(accuracy, 1, kAutoTieMargin);
-  const std::size_t best = rule.winner;
-  const std::vector<double>& margin = rule.margins;
-  choice.winner = best;
+  choice.winner = rule.winner;
   const AutoPrediction& triv = choice.predictions[0];
   choice.useless = best_varying <= best_constant + kAutoUsefulMargin;
 
@@ -530,7 +528,7 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   for (std::size_t c = 0; c < K; ++c) {
     const AutoCandidate& cand = plan.candidates[c];
     json j{{"name", cand.name}, {"predicted", to_json(choice.predictions[c])}};
-    if (c > 0) j["margin"] = margin[c];  // the 1-SE rule's margin against the highest
+    if (c > 0) j["margin"] = rule.margins[c];  // the 1-SE rule's margin against the highest
     if (cand.trivial) {
       j["configuration"] = {{"side", trivial_above ? "everywhere exceeds" : "nowhere exceeds"}};
       j["epsilon"] = 0.0;
@@ -549,8 +547,8 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
     }
     candidates.push_back(j);
   }
-  const AutoCandidate& won = plan.candidates[best];
-  const AutoPrediction& wp = choice.predictions[best];
+  const AutoCandidate& won = plan.candidates[choice.winner];
+  const AutoPrediction& wp = choice.predictions[choice.winner];
   const double E = plan.target_epsilon;
   std::string line = fmt::format(
       "{} — predicted accuracy {} [{}, {}] vs trivial {}; choosing cost ε {:.3g} of {:.3g}",
