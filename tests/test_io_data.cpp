@@ -73,7 +73,10 @@ TEST(DataDir, MissingFileErrorListsEveryFolderTried) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("no-such-data.csv"), std::string::npos) << msg;
     EXPECT_NE(msg.find("/nonexistent-folder"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("--data-dir"), std::string::npos) << msg;
+    // The library names the parameter; the CLI would print it as --data-dir.
+    EXPECT_NE(msg.find("data_dir"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("--"), std::string::npos) << msg;
+    EXPECT_EQ(e.parameters(), std::vector<std::string>{"data_dir"});
   }
 }
 

@@ -9,7 +9,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/factorisation.hpp"
 #include "gpdp/version.hpp"
-#include "parameter_flags.hpp"
+#include "spec_options.hpp"
 
 namespace gpdp::cli {
 
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const gpdp::Error& e) {
-    std::fprintf(stderr, "gpdp: error: %s\n", gpdp::cli::with_flags(e).c_str());
+    std::fprintf(stderr, "gpdp: error: %s\n", gpdp::cli::with_flags(e, app).c_str());
     return 2;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr,

@@ -1,10 +1,13 @@
 #include "spec_options.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <map>
 #include <stdexcept>
 
 #include "gpdp/commands/command_options.hpp"
+#include "gpdp/options/parameter_spelling.hpp"
 
 namespace gpdp::cli {
 
@@ -20,6 +23,7 @@ std::string cli_names(const options::OptionSpec& spec) {
 }
 
 CLI::Option* finish_spec_option(CLI::Option* opt, const options::OptionSpec& spec) {
+  remember_parameter(opt, spec);
   if (spec.type == options::OptionType::Flag) return opt;
   opt->type_name(options::type_name(spec.type));
   if (spec.type == options::OptionType::RealList || spec.type == options::OptionType::TextList) {
@@ -32,10 +36,37 @@ CLI::Option* finish_spec_option(CLI::Option* opt, const options::OptionSpec& spe
 
 namespace {
 
+std::map<const CLI::Option*, std::string>& remembered_parameters() {
+  static std::map<const CLI::Option*, std::string> parameters;
+  return parameters;
+}
+
+// The parameter an option sets: its spec's, else its long flag read as one.
+std::string parameter_of(const CLI::Option* opt) {
+  const auto it = remembered_parameters().find(opt);
+  if (it != remembered_parameters().end()) return it->second;
+  const auto& names = opt->get_lnames();
+  return names.empty() ? "" : options::parameter_of_flag(names.front());
+}
+
+// parameter -> the long flags that set it, over `app` and the subcommands it ran.
+void collect_flags(const CLI::App& app, std::map<std::string, std::vector<std::string>>& out) {
+  for (const CLI::Option* opt : app.get_options()) {
+    const auto& names = opt->get_lnames();
+    if (!names.empty()) out[parameter_of(opt)].push_back("--" + names.front());
+  }
+  for (const CLI::App* sub : app.get_subcommands()) collect_flags(*sub, out);
+}
+
 CLI::Option* add(CLI::App* app, const options::OptionSpec& spec) {
   const std::string names = cli_names(spec);
-  if (spec.type == options::OptionType::Flag) return app->add_flag(names, spec.help);
+  if (spec.type == options::OptionType::Flag) {
+    auto* flag = app->add_flag(names, spec.help);
+    remember_parameter(flag, spec);
+    return flag;
+  }
   auto* opt = app->add_option(names, spec.help)->type_name(options::type_name(spec.type));
+  remember_parameter(opt, spec);
   if (spec.type == options::OptionType::RealList || spec.type == options::OptionType::TextList) {
     opt->expected(1, CLI::detail::expected_max_vector_size);
   }
@@ -47,6 +78,19 @@ CLI::Option* add(CLI::App* app, const options::OptionSpec& spec) {
 }
 
 }  // namespace
+
+void remember_parameter(const CLI::Option* opt, const options::OptionSpec& spec) {
+  remembered_parameters()[opt] = options::parameter_of(spec);
+}
+
+std::string with_flags(const Error& e, const CLI::App& app) {
+  std::map<std::string, std::vector<std::string>> flags;
+  collect_flags(app, flags);
+  std::map<std::string, std::string> spelling;
+  for (const auto& [parameter, names] : flags)
+    spelling[parameter] = fmt::format("{}", fmt::join(names, "/"));
+  return options::spell_parameters(e.what(), e.parameters(), spelling);
+}
 
 SpecOptions::SpecOptions(CLI::App* app, const std::string& command)
     : specs_(commands::command_options(command)) {

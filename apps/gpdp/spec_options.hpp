@@ -11,9 +11,19 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/error.hpp"
 #include "gpdp/options/option_spec.hpp"
 
 namespace gpdp::cli {
+
+// The library's errors name parameters (Error::parameters()); the CLI speaks in flags. Each option
+// added from a spec keeps the spec's parameter (options::parameter_of); any other option's is its
+// long flag read as a parameter ("--prior-sd" -> "prior_sd").
+void remember_parameter(const CLI::Option* opt, const options::OptionSpec& spec);
+// e.what() with each parameter it names (whole words) replaced by the flag(s) of the command that
+// ran (`app` and its parsed subcommands) which set that parameter, joined by '/' when several do
+// ("--points/--grid/--grid2d"); a parameter no flag of the command sets is left as it is.
+std::string with_flags(const Error& e, const CLI::App& app);
 
 // For flag groups still parsed into typed variables (options.hpp, privacy_options.hpp): adds the
 // option `flag` of `specs` bound to `variable`, with the spec's names, help and required mark

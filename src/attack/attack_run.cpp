@@ -146,29 +146,32 @@ std::string report_text(const AttackRequest& a, const LiraOptions& o, const Find
 }  // namespace
 
 void check(const AttackRequest& a) {
-  require(std::isfinite(a.r) && a.r > 0, fmt::format("--r must be positive, got {}", a.r));
-  require(
-      !std::isnan(a.sigma) && a.sigma > 0,
-      fmt::format("--sigma must be positive (or inf: covariance-only release), got {}", a.sigma));
-  require(a.eta == 0.0, "--eta: the attack probes the plain release (η = 0) only");
-  require(a.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", a.draws));
-  require(a.n >= 1, fmt::format("--n must be ≥ 1, got {}", a.n));
-  require(a.shadow >= 10, fmt::format("--shadow must be ≥ 10, got {}", a.shadow));
-  require(a.eval >= 10, fmt::format("--eval must be ≥ 10, got {}", a.eval));
-  require(a.seeds >= 1, fmt::format("--seeds must be ≥ 1, got {}", a.seeds));
-  require(a.delta > 0 && a.delta < 1, fmt::format("--delta must be in (0, 1), got {}", a.delta));
-  require(a.noise >= 0 && a.noise < 1,
-          fmt::format("--noise (M_ξ) must be in [0, 1), got {}", a.noise));
-  for (const auto* p : {&a.roc_path, &a.roc_csv_path}) {
-    if (p->empty()) continue;
-    const auto parent = std::filesystem::path(*p).parent_path();
-    require(parent.empty() || std::filesystem::is_directory(parent),
-            fmt::format("--roc/--roc-csv: folder '{}' does not exist", parent.string()));
+  require_parameter(std::isfinite(a.r) && a.r > 0, "r",
+                    fmt::format("r must be positive, got {}", a.r));
+  require_parameter(
+      !std::isnan(a.sigma) && a.sigma > 0, "sigma",
+      fmt::format("sigma must be positive (or inf: covariance-only release), got {}", a.sigma));
+  require_parameter(a.eta == 0.0, "eta", "eta: the attack probes the plain release (η = 0) only");
+  require_parameter(a.draws >= 1, "draws", fmt::format("draws must be ≥ 1, got {}", a.draws));
+  require_parameter(a.n >= 1, "n", fmt::format("n must be ≥ 1, got {}", a.n));
+  require_parameter(a.shadow >= 10, "shadow", fmt::format("shadow must be ≥ 10, got {}", a.shadow));
+  require_parameter(a.eval >= 10, "eval", fmt::format("eval must be ≥ 10, got {}", a.eval));
+  require_parameter(a.seeds >= 1, "seeds", fmt::format("seeds must be ≥ 1, got {}", a.seeds));
+  require_parameter(a.delta > 0 && a.delta < 1, "delta",
+                    fmt::format("delta must be in (0, 1), got {}", a.delta));
+  require_parameter(a.noise >= 0 && a.noise < 1, "noise",
+                    fmt::format("noise (M_ξ) must be in [0, 1), got {}", a.noise));
+  for (const auto& [path, parameter] :
+       {std::pair{&a.roc_path, "roc_path"}, std::pair{&a.roc_csv_path, "roc_csv_path"}}) {
+    if (path->empty()) continue;
+    const auto parent = std::filesystem::path(*path).parent_path();
+    require_parameter(parent.empty() || std::filesystem::is_directory(parent), parameter,
+                      fmt::format("{}: folder '{}' does not exist", parameter, parent.string()));
   }
   if (!a.roc_path.empty()) {
     const auto ext = std::filesystem::path(a.roc_path).extension().string();
-    require(ext == ".png" || ext == ".svg",
-            fmt::format("--roc: '{}' must end in .png or .svg", a.roc_path));
+    require_parameter(ext == ".png" || ext == ".svg", "roc_path",
+                      fmt::format("roc_path: '{}' must end in .png or .svg", a.roc_path));
   }
 }
 

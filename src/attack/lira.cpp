@@ -103,9 +103,11 @@ AttackModel fit_attack_model(const Observables& shadow_in, const Observables& sh
 std::vector<SeedOutcome> run_lira(const LiraOptions& options, double r,
                                   const std::vector<ReleaseSetting>& releases, std::uint64_t seed) {
   options.shadow.validate();
-  require(std::isfinite(r) && r > 0, fmt::format("attack: --r must be positive, got {}", r));
-  require(options.sizes.shadow >= 10 && options.sizes.eval >= 10,
-          "attack: --shadow and --eval must be at least 10 datasets per hypothesis");
+  require_parameter(std::isfinite(r) && r > 0, "r",
+                    fmt::format("attack: r must be positive, got {}", r));
+  if (!(options.sizes.shadow >= 10 && options.sizes.eval >= 10))
+    throw ParameterError({"shadow", "eval"},
+                         "attack: shadow and eval must be at least 10 datasets per hypothesis");
   const ShadowSetting& sh = options.shadow;
   auto posteriors = [&](Hypothesis h, long count, Role role) {
     SeededRng rng = dataset_stream(seed, r, role);

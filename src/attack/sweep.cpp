@@ -12,7 +12,8 @@ namespace gpdp::attack {
 
 std::vector<tasks::Task> sweep_tasks(const std::vector<SweepPoint>& points,
                                      const SweepOptions& options) {
-  require(options.seeds >= 1, fmt::format("attack: --seeds must be ≥ 1, got {}", options.seeds));
+  require_parameter(options.seeds >= 1, "seeds",
+                    fmt::format("attack: seeds must be ≥ 1, got {}", options.seeds));
   std::vector<tasks::Task> list;
   for (const auto& point : points) {
     for (int s = 0; s < options.seeds; ++s) {

@@ -33,9 +33,11 @@ std::vector<options::OptionSpec> audit_options() {
              "Random restarts per order and search mode (gradient: besides the structured and "
              "continuation starts)"),
       option("--evals", OptionType::Integer, s.max_evals,
-             "Objective (gradient: gradient) evaluations per local search"),
+             "Objective (gradient: gradient) evaluations per local search")
+          .with_parameter("max_evals"),
       option("--test-points", OptionType::Integer, s.extra_test_points,
-             "Free test points besides the differing points (≤ 50)"),
+             "Free test points besides the differing points (≤ 50)")
+          .with_parameter("extra_test_points"),
       option("--no-continuation", OptionType::Flag, !s.continuation,
              "gradient: do not grow worst pairs from n = 1 up to n"),
       option("--no-sensitivity-search", OptionType::Flag, !s.sensitivity,
@@ -82,8 +84,9 @@ AuditRun run_audit(const AuditRequest& request, tasks::Executor& executor,
                    const std::function<void(const std::string&)>& progress) {
   const auto& s = request.settings;
   const auto mech = options::to_mechanism(request.mechanism);
-  require(s.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", s.draws));
-  require(s.delta > 0 && s.delta < 1, fmt::format("--delta must lie in (0, 1), got {}", s.delta));
+  require_parameter(s.draws >= 1, "draws", fmt::format("draws must be ≥ 1, got {}", s.draws));
+  require_parameter(s.delta > 0 && s.delta < 1, "delta",
+                    fmt::format("delta must lie in (0, 1), got {}", s.delta));
   const auto report = audit(mech, s, progress, &executor);
   const auto b = privacy::resolve_bounds(mech);
   return {request.json ? audit_report_json(report, mech, b).dump(2) + "\n"

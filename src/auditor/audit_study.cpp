@@ -18,11 +18,12 @@ namespace gpdp::auditor {
 namespace {
 
 void check(const AuditStudyRequest& r) {
-  require(r.max_n >= 1, fmt::format("audit-study: --max-n must be ≥ 1, got {}", r.max_n));
+  require_parameter(r.max_n >= 1, "max_n",
+                    fmt::format("audit-study: max_n must be ≥ 1, got {}", r.max_n));
   if (!r.out.empty()) {
     const auto parent = std::filesystem::path(r.out).parent_path();
-    require(parent.empty() || std::filesystem::is_directory(parent),
-            fmt::format("audit-study: --out: folder '{}' does not exist", parent.string()));
+    require_parameter(parent.empty() || std::filesystem::is_directory(parent), "out",
+                      fmt::format("audit-study: out: folder '{}' does not exist", parent.string()));
   }
 }
 

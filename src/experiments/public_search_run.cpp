@@ -20,47 +20,55 @@ namespace gpdp::experiments {
 namespace {
 using nlohmann::json;
 
-// "lo:hi:count" → the log-spaced axis (the default axis `v` when empty).
-void parse_axis(std::vector<double>& v, const std::string& text, const char* flag) {
+// "lo:hi:count" → the log-spaced axis (the default axis `v` when empty); errors name `parameter`.
+void parse_axis(std::vector<double>& v, const std::string& text, const std::string& parameter) {
   if (text.empty()) return;
   const auto a = text.find(':');
   const auto b = text.find(':', a == std::string::npos ? a : a + 1);
-  require(a != std::string::npos && b != std::string::npos,
-          fmt::format("{} must be lo:hi:count, got '{}'", flag, text));
-  const double lo = parse_double(text.substr(0, a), flag);
-  const double hi = parse_double(text.substr(a + 1, b - a - 1), flag);
-  const auto count = parse_integer(text.substr(b + 1), flag);
-  require(lo > 0 && hi >= lo && count >= 1,
-          fmt::format("{}: need 0 < lo ≤ hi and count ≥ 1", flag));
+  require_parameter(a != std::string::npos && b != std::string::npos, parameter,
+                    fmt::format("{} must be lo:hi:count, got '{}'", parameter, text));
+  double lo = 0, hi = 0;
+  long long count = 0;
+  try {
+    lo = parse_double(text.substr(0, a), parameter);
+    hi = parse_double(text.substr(a + 1, b - a - 1), parameter);
+    count = parse_integer(text.substr(b + 1), parameter);
+  } catch (const InputError& e) {
+    throw ParameterError({parameter}, e.what());
+  }
+  require_parameter(lo > 0 && hi >= lo && count >= 1, parameter,
+                    fmt::format("{}: need 0 < lo ≤ hi and count ≥ 1", parameter));
   v = SearchGrid::log_spaced(lo, hi, static_cast<int>(count), 1, 1, 1, 1, 1, 1).ell;
 }
 
-void check_public_data(const Dataset& d, const std::string& flag) {
-  require((d.X.array() >= 0.0).all() && (d.X.array() <= 1.0).all(),
-          fmt::format(
-              "{} {}: covariates must lie in [0,1]^d (the privacy bound uses κ on the unit box); "
-              "rescale them by the declared domain first",
-              flag, d.source));
+void check_public_data(const Dataset& d, const std::string& parameter) {
+  require_parameter(
+      (d.X.array() >= 0.0).all() && (d.X.array() <= 1.0).all(), parameter,
+      fmt::format("{} {}: covariates must lie in [0,1]^d (the privacy bound uses κ on the unit "
+                  "box); rescale them by the declared domain first",
+                  parameter, d.source));
 }
 
 // The two public data sets, checked.
 std::pair<Dataset, Dataset> load_public_data(const PublicSearchRequest& o) {
   Dataset train = io::load_dataset(o.data, o.x, o.y);
   Dataset val = io::load_dataset(o.validation, o.x, o.y);
-  require(train.dim() == val.dim(), "--data and --validation have different numbers of covariates");
-  check_public_data(train, "--data");
-  check_public_data(val, "--validation");
-  require(
-      train.y.cwiseAbs().maxCoeff() <= 1.0,
-      fmt::format("--data {}: responses must satisfy |y| ≤ M_Y = 1 (clip and rescale them as the "
-                  "private data will be)",
+  if (train.dim() != val.dim())
+    throw ParameterError({"data", "validation"},
+                         "data and validation have different numbers of covariates");
+  check_public_data(train, "data");
+  check_public_data(val, "validation");
+  require_parameter(
+      train.y.cwiseAbs().maxCoeff() <= 1.0, "data",
+      fmt::format("data {}: responses must satisfy |y| ≤ M_Y = 1 (clip and rescale them as the "
+                  "private records will be)",
                   train.source));
   return {std::move(train), std::move(val)};
 }
 
 // The search's spec from the request, for training data of `rows` records in `dim` covariates.
 PublicSearchSpec search_spec(const PublicSearchRequest& o, long rows, int dim) {
-  require(o.target_epsilon > 0, "--target-epsilon must be positive");
+  require_parameter(o.target_epsilon > 0, "target_epsilon", "target_epsilon must be positive");
   PublicSearchSpec spec;
   spec.threshold = o.threshold;
   spec.target_epsilon = o.target_epsilon;
@@ -68,13 +76,13 @@ PublicSearchSpec search_spec(const PublicSearchRequest& o, long rows, int dim) {
   spec.privacy.dim = dim;
   spec.privacy.paths = o.paths;
   spec.privacy.delta = o.delta > 0 ? o.delta : std::pow(static_cast<double>(spec.privacy.n), -1.1);
-  require(spec.privacy.delta < 1.0,
-          fmt::format("--delta must be in (0, 1), got {}", spec.privacy.delta));
+  require_parameter(spec.privacy.delta < 1.0, "delta",
+                    fmt::format("delta must be in (0, 1), got {}", spec.privacy.delta));
   spec.privacy.conversion = privacy::parse_conversion(o.conversion);
   spec.grid = default_search_grid(dim == 1 ? 1 : 2);
-  parse_axis(spec.grid.ell, o.ell_range, "--ell-range");
-  parse_axis(spec.grid.r, o.r_range, "--r-range");
-  parse_axis(spec.grid.sigma, o.sigma_range, "--sigma-range");
+  parse_axis(spec.grid.ell, o.ell_range, "ell_range");
+  parse_axis(spec.grid.r, o.r_range, "r_range");
+  parse_axis(spec.grid.sigma, o.sigma_range, "sigma_range");
   spec.refinement_rounds = o.refine;
   return spec;
 }
@@ -126,7 +134,8 @@ PublicSearchRequest public_search_request_from_json(const json& j) {
   o.refine = j.value("refine", o.refine);
   o.out = j.value("out", o.out);
   o.json = j.value("json", o.json);
-  require(!o.data.empty() && !o.validation.empty(), "search: --data and --validation are required");
+  if (o.data.empty() || o.validation.empty())
+    throw ParameterError({"data", "validation"}, "search: data and validation are required");
   return o;
 }
 

@@ -9,19 +9,23 @@ namespace {
 
 Crs model_crs_of(const Crs& declared, const std::string& model_crs, const Box& domain,
                  std::string& rule) {
-  require(domain.dim() == 2, fmt::format("--crs {} needs 2-D covariates, the domain has {}",
-                                         declared.id(), domain.dim()));
+  require_parameter(
+      domain.dim() == 2, "crs",
+      fmt::format("crs {} needs 2-D covariates, the domain has {}", declared.id(), domain.dim()));
   if (!declared.geographic()) {
-    require(model_crs.empty(),
-            fmt::format("--model-crs applies to a geographic --crs only; {} is projected and is "
-                        "used as it is",
-                        declared.id()));
+    if (!model_crs.empty())
+      throw ParameterError(
+          {"model_crs", "crs"},
+          fmt::format("model_crs applies to a geographic crs only; {} is projected "
+                      "and is used as it is",
+                      declared.id()));
     rule = "the declared CRS is projected: used as it is";
     return declared;
   }
   if (!model_crs.empty()) {
     const Crs m = Crs::parse(model_crs);
-    require(!m.geographic(), fmt::format("--model-crs {}: must be a projected CRS", model_crs));
+    require_parameter(!m.geographic(), "model_crs",
+                      fmt::format("model_crs {}: must be a projected CRS", model_crs));
     rule = "given (--model-crs)";
     return m;
   }

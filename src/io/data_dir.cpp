@@ -36,10 +36,11 @@ std::string find_data_file(const std::string& name, const std::string& explicit_
       if (fs::is_regular_file(path, ec)) return path.string();
     }
   }
-  throw InputError(fmt::format(
-      "cannot find the data file {} (or {}.gz) in any data folder: tried {}; give the folder "
-      "that holds it as --data-dir DIR or in GPDP_DATA_DIR",
-      name, name, fmt::join(dirs, ", ")));
+  throw ParameterError(
+      {"data_dir"},
+      fmt::format("cannot find the data file {} (or {}.gz) in any data folder: tried {}; give the "
+                  "folder that holds it as data_dir or in GPDP_DATA_DIR",
+                  name, name, fmt::join(dirs, ", ")));
 }
 
 }  // namespace gpdp::io

@@ -11,7 +11,7 @@ namespace gpdp::io {
 
 std::vector<Eigen::Index> read_mask_cells(const Grid& grid, const std::string& mask_file,
                                           const std::vector<std::string>& names) {
-  require(grid.dim() == 2, "--mask needs a 2-D grid (--grid2d)");
+  require_parameter(grid.dim() == 2, "mask_file", "mask_file needs a 2-D grid");
   const Eigen::MatrixXd m = read_points_file(mask_file, names).points;
   const auto& ax = grid.axes();
   std::vector<char> keep(static_cast<std::size_t>(grid.size()), 0);

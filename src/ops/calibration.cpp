@@ -24,7 +24,8 @@ OpsCalibration parse_ops_calibration(const std::string& name) {
   if (name == "4B") return OpsCalibration::four_b;
   if (name == "4LR") return OpsCalibration::four_lr;
   if (name == "2Delta") return OpsCalibration::two_delta;
-  throw InputError(fmt::format("--calibration must be 4B, 4LR or 2Delta, got '{}'", name));
+  throw ParameterError({"calibration"},
+                       fmt::format("calibration must be 4B, 4LR or 2Delta, got '{}'", name));
 }
 
 std::string to_string(OpsCalibration c) {

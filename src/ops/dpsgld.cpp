@@ -124,8 +124,8 @@ DpSgldRelease dp_sgld(const BoundedLikelihoodModel& model, double epsilon,
 // Spec §3.8: OPS initialisation (ε₁) then DP-SGLD (ε₂, δ); (ε₁ + ε₂, δ) by composition.
 DpSgldRelease hybrid_ops_dpsgld(const BoundedLikelihoodModel& model, double epsilon, double split,
                                 const OpsOptions& ops, const DpSgldOptions& options, Rng& rng) {
-  require(split > 0 && split < 1,
-          fmt::format("hybrid: --hybrid-split must be in (0, 1), got {}", split));
+  require_parameter(split > 0 && split < 1, "hybrid_split",
+                    fmt::format("hybrid: hybrid_split must be in (0, 1), got {}", split));
   const OpsRelease init = one_posterior_sample(model, epsilon * split, ops, rng);
   DpSgldRelease r = dp_sgld(model, epsilon * (1.0 - split), init.theta, options, rng);
   r.guarantee = {init.guarantee.epsilon + r.guarantee.epsilon, r.guarantee.delta,

@@ -11,8 +11,8 @@ namespace gpdp::ops {
 
 Eigen::VectorXd regularised_logistic_erm(const LogisticModel& model, double lambda,
                                          const Eigen::VectorXd& b, double extra_ridge) {
-  require(lambda >= 0 && extra_ridge >= 0 && lambda + extra_ridge > 0,
-          fmt::format("logistic ERM: --lambda must be > 0, got {}", lambda));
+  require_parameter(lambda >= 0 && extra_ridge >= 0 && lambda + extra_ridge > 0, "lambda",
+                    fmt::format("logistic ERM: lambda must be > 0, got {}", lambda));
   const double n = static_cast<double>(model.size());
   const double ridge = lambda + extra_ridge;
   const bool has_b = b.size() > 0;

@@ -22,8 +22,11 @@ Method parse_method(const std::string& name) {
   if (name == "objpert") return Method::objpert;
   if (name == "outpert") return Method::outpert;
   if (name == "nonprivate") return Method::nonprivate;
-  throw InputError(fmt::format(
-      "--method must be one of ops, dpsgld, hybrid, objpert, outpert, nonprivate; got '{}'", name));
+  throw ParameterError(
+      {"method"},
+      fmt::format(
+          "method must be one of ops, dpsgld, hybrid, objpert, outpert, nonprivate; got '{}'",
+          name));
 }
 
 std::string to_string(Method m) {
@@ -119,9 +122,9 @@ RepeatOutcome run_repeat(const TabularSource& source, Method method, double epsi
 std::vector<tasks::Task> experiment_tasks(const SourceRef& source, Method method, double epsilon,
                                           const MethodOptions& options, int repeats,
                                           std::optional<std::uint64_t> seed) {
-  require(repeats >= 1, fmt::format("--repeats must be >= 1, got {}", repeats));
-  require(method == Method::nonprivate || (std::isfinite(epsilon) && epsilon > 0),
-          fmt::format("--epsilon must be > 0, got {}", epsilon));
+  require_parameter(repeats >= 1, "repeats", fmt::format("repeats must be >= 1, got {}", repeats));
+  require_parameter(method == Method::nonprivate || (std::isfinite(epsilon) && epsilon > 0),
+                    "epsilon", fmt::format("epsilon must be > 0, got {}", epsilon));
   std::vector<tasks::Task> list;
   for (long k = 0; k < repeats; ++k) {
     nlohmann::json params{

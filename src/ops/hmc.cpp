@@ -91,7 +91,7 @@ Eigen::MatrixXd boundary_metric(const TemperedPosterior& target,
 }
 
 HmcRun hmc_sample(const TemperedPosterior& target, const HmcOptions& options, Rng& rng) {
-  require(options.chains >= 1, "hmc: --chains must be >= 1");
+  require_parameter(options.chains >= 1, "chains", "hmc: chains must be >= 1");
   require(options.samples >= 4, "hmc: need at least 4 kept iterations per chain");
   require(options.warmup >= 0 && options.leapfrog_steps >= 1,
           "hmc: invalid warm-up / leapfrog steps");

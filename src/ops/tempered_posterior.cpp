@@ -16,8 +16,8 @@ TemperedPosterior::TemperedPosterior(const BoundedLikelihoodModel& model, double
     : model_(model), rho_(rho), prior_{prior_sd, model.radius()} {
   require(rho > 0 && rho <= 1,
           fmt::format("tempered posterior: rho must be in (0, 1], got {}", rho));
-  require(prior_sd > 0 && std::isfinite(prior_sd),
-          fmt::format("tempered posterior: --prior-sd must be > 0, got {}", prior_sd));
+  require_parameter(prior_sd > 0 && std::isfinite(prior_sd), "prior_sd",
+                    fmt::format("tempered posterior: prior_sd must be > 0, got {}", prior_sd));
 }
 
 double TemperedPosterior::log_density(const Eigen::VectorXd& theta, Eigen::VectorXd* grad) const {

@@ -91,60 +91,72 @@ void read_mechanism_flags(const nlohmann::json& j, MechanismFlags& o) {
 
 privacy::GpMechanism to_mechanism_parameters(const MechanismFlags& o) {
   privacy::GpMechanism m;
-  require(std::isfinite(o.r) && o.r > 0, fmt::format("--r must be positive, got {}", o.r));
-  require(!std::isnan(o.sigma) && o.sigma > 0,
-          fmt::format("--sigma must be positive (or inf for the covariance-only bound), got {}",
-                      o.sigma));
-  require(std::isfinite(o.eta) && o.eta >= 0, fmt::format("--eta must be ≥ 0, got {}", o.eta));
+  require_parameter(std::isfinite(o.r) && o.r > 0, "r",
+                    fmt::format("r must be positive, got {}", o.r));
+  require_parameter(
+      !std::isnan(o.sigma) && o.sigma > 0, "sigma",
+      fmt::format("sigma must be positive (or inf for the covariance-only bound), got {}",
+                  o.sigma));
+  require_parameter(std::isfinite(o.eta) && o.eta >= 0, "eta",
+                    fmt::format("eta must be ≥ 0, got {}", o.eta));
   m.kernel = Kernel::from_name(o.kernel, o.ell);
   if (!std::isnan(o.kappa)) {
-    require(o.kappa >= 0 && o.kappa <= 1,
-            fmt::format("--kappa must lie in [0, 1], got {}", o.kappa));
+    require_parameter(o.kappa >= 0 && o.kappa <= 1, "kappa",
+                      fmt::format("kappa must lie in [0, 1], got {}", o.kappa));
     m.kappa = o.kappa;
   }
   m.r = o.r;
   m.sigma = o.sigma;
   m.eta = o.eta;
   if (!std::isnan(o.Vn)) {
-    require(std::isfinite(o.Vn) && o.Vn >= 0, fmt::format("--Vn must be ≥ 0, got {}", o.Vn));
+    require_parameter(std::isfinite(o.Vn) && o.Vn >= 0, "Vn",
+                      fmt::format("Vn must be ≥ 0, got {}", o.Vn));
     m.user_Vn = o.Vn;
   }
   if (!std::isnan(o.Delta_n)) {
-    require(std::isfinite(o.Delta_n) && o.Delta_n >= 0,
-            fmt::format("--Delta-n must be ≥ 0, got {}", o.Delta_n));
+    require_parameter(std::isfinite(o.Delta_n) && o.Delta_n >= 0, "Delta_n",
+                      fmt::format("Delta_n must be ≥ 0, got {}", o.Delta_n));
     m.lemma = privacy::SensitivityLemma::User;
     m.user_Delta_n = o.Delta_n;
   } else {
     m.lemma = privacy::parse_sensitivity_lemma(o.sensitivity);
   }
   if (m.lemma == privacy::SensitivityLemma::B8) {
-    require(o.rkhs_norm >= 0, "--sensitivity b8 needs --rkhs-norm B (a bound on ‖f*‖_H)");
+    if (!(o.rkhs_norm >= 0))
+      throw ParameterError({"rkhs_norm", "sensitivity"},
+                           "sensitivity b8 needs rkhs_norm B (a bound on ‖f*‖_H)");
   }
   m.rkhs_norm = o.rkhs_norm;
   m.kind = privacy::parse_mechanism_kind(o.mechanism);
   if (privacy::has_noise_scale(m.kind)) {
-    require(!std::isnan(o.noise_scale),
-            fmt::format("--mechanism {} needs --noise-scale s", to_string(m.kind)));
+    if (std::isnan(o.noise_scale))
+      throw ParameterError({"noise_scale", "mechanism"},
+                           fmt::format("mechanism {} needs noise_scale s", to_string(m.kind)));
     m.noise_scale = o.noise_scale;
   } else {
-    require(std::isnan(o.noise_scale),
-            "--noise-scale belongs to --mechanism functional or grid-mean");
+    if (!std::isnan(o.noise_scale))
+      throw ParameterError({"noise_scale", "mechanism"},
+                           "noise_scale belongs to mechanism functional or grid-mean");
   }
   return m;
 }
 
 privacy::GpMechanism to_mechanism(const MechanismFlags& o) {
-  require(o.n >= 1, fmt::format("--n must be ≥ 1, got {}", o.n));
-  require(o.dim >= 1, fmt::format("--dim must be ≥ 1, got {}", o.dim));
-  require(std::isfinite(o.M_Y) && o.M_Y > 0, fmt::format("--M-Y must be positive, got {}", o.M_Y));
-  require(o.kernel != "exp1d" || o.dim == 1,
-          fmt::format("--kernel exp1d needs --dim 1, got --dim {}", o.dim));
+  require_parameter(o.n >= 1, "n", fmt::format("n must be ≥ 1, got {}", o.n));
+  require_parameter(o.dim >= 1, "dim", fmt::format("dim must be ≥ 1, got {}", o.dim));
+  require_parameter(std::isfinite(o.M_Y) && o.M_Y > 0, "M_Y",
+                    fmt::format("M_Y must be positive, got {}", o.M_Y));
+  if (o.kernel == "exp1d" && o.dim != 1)
+    throw ParameterError({"kernel", "dim"},
+                         fmt::format("kernel exp1d needs dim 1, got dim {}", o.dim));
   privacy::GpMechanism m = to_mechanism_parameters(o);
   m.dim = o.dim;
   if (!o.domain.empty()) {
     m.domain = Box::parse(o.domain);
-    require(m.domain->dim() == o.dim,
-            fmt::format("--domain has {} dimension(s) but --dim is {}", m.domain->dim(), o.dim));
+    if (m.domain->dim() != o.dim)
+      throw ParameterError(
+          {"domain", "dim"},
+          fmt::format("domain has {} dimension(s) but dim is {}", m.domain->dim(), o.dim));
   }
   m.n = o.n;
   m.M_Y = o.M_Y;

@@ -75,6 +75,12 @@ OptionSpec OptionSpec::with_key(std::string request_key) const {
   return s;
 }
 
+OptionSpec OptionSpec::with_parameter(std::string parameter_name) const {
+  OptionSpec s = *this;
+  s.parameter = std::move(parameter_name);
+  return s;
+}
+
 OptionSpec OptionSpec::as_required() const {
   OptionSpec s = *this;
   s.required = true;
@@ -129,6 +135,16 @@ void check_request_keys(const std::vector<OptionSpec>& specs, const nlohmann::js
 std::string key_of(const OptionSpec& spec) {
   if (!spec.key.empty()) return spec.key;
   return spec.flag.substr(spec.flag.find_first_not_of('-'));
+}
+
+std::string parameter_of(const OptionSpec& spec) {
+  return spec.parameter.empty() ? parameter_of_flag(key_of(spec)) : spec.parameter;
+}
+
+std::string parameter_of_flag(const std::string& flag) {
+  std::string name = flag.substr(std::min(flag.size(), flag.find_first_not_of('-')));
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
 std::string type_name(OptionType type) {
@@ -235,6 +251,7 @@ nlohmann::json to_json(const OptionSpec& spec) {
           {"required", spec.required},
           {"help", spec.help},
           {"key", key_of(spec)},
+          {"parameter", parameter_of(spec)},
           {"scope", to_string(spec.scope)}};
 }
 

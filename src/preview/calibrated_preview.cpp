@@ -18,9 +18,10 @@ using nlohmann::json;
 release::ValidatedRelease calibration_records(const release::ReleaseRequest& q) {
   release::check_public_parameters(q);
   release::check_dataset_name(q.dataset);
-  require_parameter(!q.ledger_path.empty(), "ledger",
-                    "--calibrate-epsilon spends ε on the private records: give --ledger (the "
-                    "SQLite file that keeps the privacy budget) and --dataset");
+  if (q.ledger_path.empty())
+    throw ParameterError({"ledger", "calibrate_epsilon", "dataset"},
+                         "calibrate_epsilon spends ε on the private records: give ledger (the "
+                         "SQLite file that keeps the privacy budget) and dataset");
   release::PreparedData prepared = release::prepare_data(q.data_path, q.input);
   release::Evaluation evaluation =
       release::load_evaluation(q.evaluation, prepared.data.covariate_names, *q.input.domain);

@@ -136,9 +136,10 @@ Points rows_of(const Points& X, const std::vector<Eigen::Index>& which) {
 Theta choose_theta(const PreviewRequest& q, const Points& Xa, const Eigen::VectorXd& ya,
                    const Points& Xb, const Eigen::VectorXd& yb) {
   if (q.ell && q.sigma && q.r_reference) return {*q.ell, *q.sigma, *q.r_reference, "given"};
-  require(q.kernel == "exp",
-          "the proxy search chooses θ for the exponential kernel only: give --ell, --sigma, --r "
-          "for another kernel");
+  if (q.kernel != "exp")
+    throw ParameterError({"ell", "sigma", "r"},
+                         "the proxy search chooses θ for the exponential kernel only: give ell, "
+                         "sigma, r for another kernel");
   const double side = (q.domain.upper() - q.domain.lower()).maxCoeff();
   auto unit = [&](const Points& X) {
     return Points((X.rowwise() - q.domain.lower().transpose()) / side);

@@ -59,7 +59,7 @@ LedgerEntry ledger_entry(const ReleaseRequest& q, const ValidatedRelease& v,
 void check_preview(const PreviewOrigin& p, const ReleaseAccounting& a) {
   require_parameter(p.n == a.mechanism.n, "config_from",
                     fmt::format("{}: the preview simulated n = {} records, the data have n = {} "
-                                "(preview again with --n {}); nothing was drawn",
+                                "(preview again with n = {}); nothing was drawn",
                                 p.file, p.n, a.mechanism.n, a.mechanism.n));
   require_parameter(a.guarantee.epsilon <= p.target_epsilon * (1 + 1e-9), "config_from",
                     fmt::format("{}: the configuration chosen for ε = {} accounts to ε = {} on "

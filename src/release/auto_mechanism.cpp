@@ -35,29 +35,41 @@ constexpr int kVoteDraws = 3;              // L-path vote on the sign response: 
 
 void check_auto_request(const ReleaseRequest& q) {
   const AutoSpec& s = *q.auto_mechanism;
-  require_parameter(q.calibration.has_value(), "target_epsilon",
-                    "--mechanism auto needs --target-epsilon (the total ε, the choosing included)");
-  require_parameter(
-      std::isfinite(s.choose_fraction) && s.choose_fraction > 0 && s.choose_fraction < 1,
-      "choose_fraction",
-      fmt::format("--mechanism auto: --choose-fraction must lie in (0, 1), got {}",
-                  s.choose_fraction));
-  require_parameter(!q.preview, "config_from",
-                    "--mechanism auto chooses its own configuration: no --config-from");
-  require_parameter(!q.keep_path, "keep_path",
-                    "--mechanism auto: --keep-path is not supported (a candidate may be the "
-                    "functional mechanism or the trivial map, which keep no path)");
-  require_parameter(q.smooth == 0, "smooth",
-                    "--mechanism auto: --smooth is not supported (the simulations do not smooth)");
-  require_parameter(!q.prior_mean, "prior_mean",
-                    "--mechanism auto chooses the prior mean itself: no --prior-mean");
-  require_parameter(q.cells.empty(), "cells", "--mechanism auto chooses its cells: no --cells");
-  require_parameter(!q.grid_map, "grid_map", "--mechanism auto chooses the map: no --grid-map");
-  require_parameter(!q.snap_covariates, "snap_covariates",
-                    "--mechanism auto: --snap-covariates is not supported (it applies to the "
-                    "posterior sample on a whole grid only)");
-  require_parameter(q.draws == 1, "draws", "--mechanism auto releases one map: --draws must be 1");
-  require_parameter(q.mechanism.eta == 0, "eta", "--mechanism auto: --eta is not supported");
+  if (!q.calibration.has_value())
+    throw ParameterError(
+        {"target_epsilon", "mechanism"},
+        "mechanism auto needs target_epsilon (the total ε, the choosing included)");
+  if (!(std::isfinite(s.choose_fraction) && s.choose_fraction > 0 && s.choose_fraction < 1))
+    throw ParameterError({"choose_fraction", "mechanism"},
+                         fmt::format("mechanism auto: choose_fraction must lie in (0, 1), got {}",
+                                     s.choose_fraction));
+  if (q.preview)
+    throw ParameterError({"config_from", "mechanism"},
+                         "mechanism auto chooses its own configuration: no config_from");
+  if (q.keep_path)
+    throw ParameterError({"keep_path", "mechanism"},
+                         "mechanism auto: keep_path is not supported (a candidate may be the "
+                         "functional release or the trivial map, which keep no path)");
+  if (q.smooth != 0)
+    throw ParameterError(
+        {"smooth", "mechanism"},
+        "mechanism auto: smooth is not supported (the simulated maps are unsmoothed)");
+  if (q.prior_mean)
+    throw ParameterError({"prior_mean", "mechanism"},
+                         "mechanism auto chooses the prior mean itself: no prior_mean");
+  if (!q.cells.empty())
+    throw ParameterError({"cells", "mechanism"}, "mechanism auto chooses its cell table: no cells");
+  if (q.grid_map)
+    throw ParameterError({"grid_map", "mechanism"}, "mechanism auto chooses the map: no grid_map");
+  if (q.snap_covariates)
+    throw ParameterError({"snap_covariates", "mechanism"},
+                         "mechanism auto: snap_covariates is not supported (it applies to the "
+                         "posterior sample on a whole grid only)");
+  if (q.draws != 1)
+    throw ParameterError({"draws", "mechanism"},
+                         "mechanism auto releases one map: draws must be 1");
+  if (q.mechanism.eta != 0)
+    throw ParameterError({"eta", "mechanism"}, "mechanism auto: eta is not supported");
 }
 
 // The records under another public response transform, with the original's identity.
@@ -213,7 +225,8 @@ AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
     hi = lo;
     lo /= 2;
   }
-  require(fits(lo), fmt::format("--mechanism auto: no common candidate target fits ε = {}", E));
+  require_parameter(fits(lo), "mechanism",
+                    fmt::format("mechanism auto: no common candidate target fits ε = {}", E));
   for (int k = 0; k < 7; ++k) {  // E_c within a factor (hi/lo)^(1/128) of the largest that fits
     const double mid = std::sqrt(lo * hi);
     (fits(mid) ? lo : hi) = mid;
@@ -221,9 +234,9 @@ AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
   plan.candidate_epsilon = lo;
   plan.total = total_at(lo);
   plan.guarantee = plan.total.epsilon(q.delta, q.conversion);
-  require(plan.guarantee.epsilon <= E * (1 + 1e-12),
-          fmt::format("--mechanism auto: the total ε = {} exceeds the target {}",
-                      plan.guarantee.epsilon, E));
+  require_parameter(plan.guarantee.epsilon <= E * (1 + 1e-12), "mechanism",
+                    fmt::format("mechanism auto: the total ε = {} exceeds the target {}",
+                                plan.guarantee.epsilon, E));
   return plan;
 }
 
@@ -623,7 +636,8 @@ AutoChoice draw_summary_and_choose(const AutoPlan& plan,
 ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,
                              const nlohmann::json& report) {
   const AutoCandidate& c = plan.candidates.at(winner);
-  require(!c.trivial, "--mechanism auto: the summary's side is a reference, not a candidate");
+  require_parameter(!c.trivial, "mechanism",
+                    "mechanism auto: the summary's side is a reference, not a candidate");
   ChosenRelease out{c.request, c.validated};
   out.request.selection = std::make_shared<const AutoSelection>(
       AutoSelection{plan.summary_accounting.composition, compositions(plan.candidates), report});
@@ -650,11 +664,11 @@ namespace {
   const LedgerDecision d = record_summary(plan, a, {{"refused", true}, {"report", choice.report}});
   Ledger ledger(q.ledger_path, q.ledger_key_path);
   const std::string why = fmt::format(
-      "--refuse-if-useless: {}; refused: the summary's ε = {:.4g} was charged (ledger release "
+      "refuse_if_useless: {}; refused: the summary's ε = {:.4g} was charged (ledger release "
       "{}, marked failed), nothing was published",
       choice.report["line"].get<std::string>(), a.guarantee.epsilon, d.id);
   ledger.mark_failed(d.id, why);
-  throw PrivacyError(why);
+  throw PrivacyError(why, {"refuse_if_useless"});
 }
 
 }  // namespace

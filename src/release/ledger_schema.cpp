@@ -53,8 +53,9 @@ std::string migration_help(const std::string& path) {
   return fmt::format(
       "ledger {}: it still holds budgets keyed by the SHA-256 of data files (ledger schema 1), "
       "which a re-export, a sort or a reformat of the same records defeats. Migrate it once per "
-      "data file: `gpdp ledger migrate {} --data FILE --dataset NAME` (with the --x/--y of that "
-      "file); `gpdp ledger migrate {}` lists the files still to migrate",
+      "data file with `gpdp ledger migrate {}`, naming the file, its dataset and (unless they are "
+      "x1, x2, ... and y) its covariate and response columns; `gpdp ledger migrate {}` alone "
+      "lists the files still to migrate",
       path, path, path);
 }
 

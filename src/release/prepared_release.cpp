@@ -14,7 +14,7 @@ namespace gpdp::release {
 ReleaseRequest prepared_request(const nlohmann::json& input, const nlohmann::json& options,
                                 const std::string& where) {
   require_parameter(input.is_object(), "input",
-                    fmt::format("{}: input must be an object (the --config keys)", where));
+                    fmt::format("{}: input must be an object (the input config's keys)", where));
   require_parameter(options.is_object(), "options",
                     fmt::format("{}: options must be an object (gpdp release's options)", where));
   const auto& keys = public_parameter_keys();

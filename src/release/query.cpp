@@ -40,7 +40,7 @@ Evaluation query_points(const QueryRequest& q, const KeptPath& s,
 }  // namespace
 
 nlohmann::json run_query(const QueryRequest& q) {
-  require_parameter(!q.out_csv.empty(), "out_csv", "out_csv (a CSV file) is required");
+  require_parameter(!q.out_csv.empty(), "out", "out (a CSV file) is required");
   // One identity, one history (open_path.hpp): the id locked, the file the ledger's generation.
   OpenPath open(q.path_file, q.key, q.ledger_path, q.insecure_seed.has_value());
   KeptPath s = open.state();

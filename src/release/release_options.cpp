@@ -42,7 +42,8 @@ std::vector<options::OptionSpec> release_own_options() {
              "released paths before thresholding (post-processing)"),
       option("--mask", OptionType::Text, nullptr,
              "Public CSV of points (same covariate columns): with --grid2d, evaluate only the "
-             "grid cells within half a step of one of them; the map leaves the rest blank"),
+             "grid cells within half a step of one of them; the map leaves the rest blank")
+          .with_parameter("mask_file"),
       option("--sampler", OptionType::Text, "auto",
              "Exact sampler: auto, dense, markov (1-D exponential kernel) or pathwise (a whole "
              "grid, scattered covariates included); auto picks the fastest exact one; an "
@@ -56,8 +57,10 @@ std::vector<options::OptionSpec> release_own_options() {
              "certificate records q and the displacements)"),
       option("--out", OptionType::Text, nullptr, "Release folder (must not exist or be empty)")
           .with_alias("-o")
+          .with_parameter("out_dir")
           .as_required(),
-      option("--image", OptionType::Text, "png", "Map format: png or svg"),
+      option("--image", OptionType::Text, "png", "Map format: png or svg")
+          .with_parameter("image_format"),
       option("--dataset", OptionType::Text, nullptr,
              "Name of the dataset the budget belongs to (letters, digits, - _ .); the same "
              "records under this name share one budget, whatever the file layout")
@@ -106,6 +109,7 @@ std::vector<options::OptionSpec> release_own_options() {
       option("--internal-eval", OptionType::Text, nullptr,
              "Also write the NON-PRIVATE posterior maps (μ_D, p_D), watermarked NOT FOR RELEASE, "
              "into this folder (never --out)")
+          .with_parameter("internal_eval_dir")
           .in_scope(OptionScope::Cli),
       option("--json", OptionType::Flag, false, "Print the summary as JSON")
           .in_scope(OptionScope::Cli),
@@ -137,7 +141,8 @@ std::vector<options::OptionSpec> input_options() {
              "from the data; a covariate outside it is an error)"),
       option("--M-Y", OptionType::Real, 1.0, "Response bound M_Y: the guarantee needs |y| ≤ M_Y"),
       option("--response-policy", OptionType::Text, "clip",
-             "clip (clip to ±M_Y and report the count) or reject (error on |y| > M_Y)"),
+             "clip (clip to ±M_Y and report the count) or reject (error on |y| > M_Y)")
+          .with_parameter("policy"),
       option("--transform", OptionType::Text, "none",
              "Public response transform before centring: none or log"),
       option("--center", OptionType::Real, 0.0, "Public centring C: y ← (y − C)/B before clipping"),
@@ -156,19 +161,26 @@ std::vector<options::OptionSpec> input_options() {
   };
 }
 
+// One library parameter, the evaluation, set by whichever of the three is given.
 std::vector<options::OptionSpec> points_options() {
   return {option("--points", OptionType::Text, nullptr,
-                 "CSV of query points (columns x1..xd, or the --x names)"),
-          option("--grid", OptionType::Text, nullptr, "1-D grid lo:hi:count, e.g. 0:1:800"),
+                 "CSV of query points (columns x1..xd, or the --x names)")
+              .with_parameter("evaluation"),
+          option("--grid", OptionType::Text, nullptr, "1-D grid lo:hi:count, e.g. 0:1:800")
+              .with_parameter("evaluation"),
           option("--grid2d", OptionType::Text, nullptr,
-                 "2-D grid lo:hi:nx,lo:hi:ny, e.g. 0:1:512,0:1:512")};
+                 "2-D grid lo:hi:nx,lo:hi:ny, e.g. 0:1:512,0:1:512")
+              .with_parameter("evaluation")};
 }
 
+// One library parameter, the path key, from a key file or a passphrase.
 std::vector<options::OptionSpec> path_key_options() {
   return {option("--path-key", OptionType::Text, nullptr,
-                 "Key file (32 bytes or 64 hex digits) encrypting the kept path"),
+                 "Key file (32 bytes or 64 hex digits) encrypting the kept path")
+              .with_parameter("path_key"),
           option("--path-passphrase-env", OptionType::Text, nullptr,
-                 "Name of an environment variable holding a passphrase for the kept path")};
+                 "Name of an environment variable holding a passphrase for the kept path")
+              .with_parameter("path_key")};
 }
 
 std::vector<options::OptionSpec> release_options() {

@@ -32,8 +32,8 @@ void refuse_private_files(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     require(name.find("NOT_FOR_RELEASE") == std::string::npos,
-            fmt::format("{}: holds {}, which must never be published; serve a folder that "
-                        "`gpdp release --out` wrote, without the internal evaluation",
+            fmt::format("{}: holds {}, which must never be published; serve the folder "
+                        "a release wrote, without its internal evaluation",
                         dir.string(), name));
   }
 }

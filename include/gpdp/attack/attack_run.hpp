@@ -34,7 +34,7 @@ struct AttackRequest {
   bool operator==(const AttackRequest&) const = default;
 };
 
-// InputError naming the parameter (as its flag) when a value is out of range.
+// ParameterError naming the parameter (its request key) when a value is out of range.
 void check(const AttackRequest& request);
 
 // The request from JSON {"r": .., "sigma": .. or "inf", ...} (the keys of attack_options(), as

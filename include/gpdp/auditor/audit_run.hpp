@@ -32,7 +32,7 @@ struct AuditRun {
   std::string report;      // what the front end prints
   bool violation = false;  // a concrete neighbouring pair exceeds the proven bound
 };
-// Validates the request (InputError naming the flag), audits, returns the report.
+// Validates the request (ParameterError naming the parameter), audits, returns the report.
 AuditRun run_audit(const AuditRequest& request, tasks::Executor& executor,
                    const std::function<void(const std::string&)>& progress = {});
 

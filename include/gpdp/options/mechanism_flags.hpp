@@ -47,10 +47,10 @@ std::vector<OptionSpec> accounting_options(long draws, const std::string& conver
 void read_mechanism_flags(const nlohmann::json& request, MechanismFlags& into);
 
 // The public parameters the options give (kind, kernel, θ, η or s, sensitivity lemma, κ / V_n /
-// Δ_n / B overrides), validated one by one (InputError naming the flag); n, dim, domain, M_Y
-// unset.
+// Δ_n / B overrides), validated one by one (ParameterError naming the parameter); n, dim, domain,
+// M_Y unset.
 privacy::GpMechanism to_mechanism_parameters(const MechanismFlags& o);
-// The whole mechanism (with n, dim, domain, M_Y), validated (InputError naming the flag;
+// The whole mechanism (with n, dim, domain, M_Y), validated (ParameterError naming the parameter;
 // PrivacyError when the lemma does not apply to the kernel). σ = inf is allowed here
 // (covariance-only bound); a release refuses it itself.
 privacy::GpMechanism to_mechanism(const MechanismFlags& o);

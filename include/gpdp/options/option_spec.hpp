@@ -35,12 +35,17 @@ struct OptionSpec {
   bool required = false;
   std::string help;
   std::string key;  // the request key; empty: the flag without its leading dashes
+  // The parameter as library errors name it (gpdp::Error::parameters()); empty: the request key
+  // with '_' for '-' ("target-epsilon" -> "target_epsilon"). Options that set one library
+  // parameter together share it (--grid, --grid2d and --points: "evaluation").
+  std::string parameter;
   OptionScope scope = OptionScope::Request;
 
   // Copies with one field changed, for lists written as data:
   //   option("--draws", OptionType::Integer, 1, "...").with_alias("-L")
   OptionSpec with_alias(std::string short_alias) const;
   OptionSpec with_key(std::string request_key) const;
+  OptionSpec with_parameter(std::string parameter_name) const;
   OptionSpec as_required() const;
   OptionSpec in_scope(OptionScope where) const;
 };
@@ -64,6 +69,10 @@ void check_request_keys(const std::vector<OptionSpec>& specs, const nlohmann::js
 
 // The request key (spec.key, or the flag without its leading dashes).
 std::string key_of(const OptionSpec& spec);
+// The parameter errors name (spec.parameter, or the request key with '_' for '-').
+std::string parameter_of(const OptionSpec& spec);
+// A flag's parameter when no spec declares one: "--target-epsilon" -> "target_epsilon".
+std::string parameter_of_flag(const std::string& flag);
 // "INT", "REAL", "TEXT", "REAL,..." ... ("" for a flag): the value's name in --help.
 std::string type_name(OptionType type);
 std::string to_string(OptionType type);    // "flag", "integer", "real", "text", "real-list", ...
@@ -88,7 +97,7 @@ struct ParsedOptions {
 ParsedOptions parse_options(const std::vector<OptionSpec>& specs, const GivenOptions& given);
 
 // A spec as JSON {"flag", "alias", "type", "default", "default_text", "required", "help", "key",
-// "scope"} (what gpdp._core.command_options returns, one dict per option).
+// "parameter", "scope"} (what gpdp._core.command_options returns, one dict per option).
 nlohmann::json to_json(const OptionSpec& spec);
 
 }  // namespace gpdp::options
