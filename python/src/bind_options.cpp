@@ -4,6 +4,7 @@
 
 #include "bindings.hpp"
 #include "gpdp/commands/command_options.hpp"
+#include "gpdp/options/parameter_spelling.hpp"
 
 namespace gpdp::python {
 
@@ -19,7 +20,8 @@ void bind_options(py::module_& m) {
       },
       py::arg("command"),
       "The options of a command (gpdp COMMAND and python -m gpdp.distributed COMMAND) as JSON "
-      "text: a list of {flag, alias, type, default, default_text, required, help, key, scope}.");
+      "text: a list of {flag, alias, type, default, default_text, required, help, key, parameter, "
+      "scope}.");
   m.def(
       "option_commands", [] { return commands::option_commands(); },
       "The commands whose options gpdp._core.command_options lists.");
@@ -32,6 +34,11 @@ void bind_options(py::module_& m) {
       py::arg("command"), py::arg("given"),
       "The command's request from the options given, [(long flag, [texts])]: (request JSON "
       "text, front-end options JSON text) — what the CLI builds from the same argv.");
+  m.def("spell_parameters", &options::spell_parameters, py::arg("message"), py::arg("parameters"),
+        py::arg("spelling"),
+        "The message with each of the parameters it names (whole words) spelled as `spelling` "
+        "says, e.g. {'draws': '--draws'}: how a front end words a library error (the "
+        "exception's .parameters).");
 }
 
 }  // namespace gpdp::python

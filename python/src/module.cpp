@@ -1,6 +1,7 @@
 // gpdp._core: the compiled part of the Python package (see python/gpdp/__init__.py).
 // Every exception that leaves the library becomes one of these Python exceptions, with the C++
-// message as its text (docs/python.md, "Errors"):
+// message as its text and the parameters it names (gpdp::Error::parameters()) as its
+// .parameters, a tuple (docs/python.md, "Errors"):
 //   gpdp::InputError     -> gpdp.InputError (also a ValueError)
 //   gpdp::PrivacyError   -> gpdp.PrivacyError
 //   gpdp::NumericalError -> gpdp.NumericalError (also an ArithmeticError)
@@ -12,6 +13,7 @@
 // bindings before the library is called; every other check is the library's own.
 #include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "gpdp/error.hpp"
@@ -25,7 +27,9 @@ PYBIND11_MODULE(_core, m) {
 
   py::exec(R"(
 class Error(RuntimeError):
-    """Base class of gpdp errors (the C++ message is the text)."""
+    """Base class of gpdp errors (the C++ message is the text; .parameters: the parameters it
+    names, as the library spells them)."""
+    parameters = ()
 class InputError(Error, ValueError):
     """Malformed or out-of-range input (data, parameters, files); a ValueError."""
 class PrivacyError(Error):
@@ -43,18 +47,25 @@ del _c
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
     auto mod = py::module_::import("gpdp._core");
+    // The Python exception of class `name` with the error's message and parameters.
+    const auto raise = [&mod](const char* name, const gpdp::Error& e) {
+      const py::object type = mod.attr(name);
+      py::object exception = type(e.what());
+      exception.attr("parameters") = py::tuple(py::cast(e.parameters()));
+      PyErr_SetObject(type.ptr(), exception.ptr());
+    };
     try {
       std::rethrow_exception(p);
     } catch (const gpdp::InputError& e) {
-      PyErr_SetString(mod.attr("InputError").ptr(), e.what());
+      raise("InputError", e);
     } catch (const gpdp::PrivacyError& e) {
-      PyErr_SetString(mod.attr("PrivacyError").ptr(), e.what());
+      raise("PrivacyError", e);
     } catch (const gpdp::NumericalError& e) {
-      PyErr_SetString(mod.attr("NumericalError").ptr(), e.what());
+      raise("NumericalError", e);
     } catch (const gpdp::ResourceError& e) {
-      PyErr_SetString(mod.attr("ResourceError").ptr(), e.what());
+      raise("ResourceError", e);
     } catch (const gpdp::Error& e) {
-      PyErr_SetString(mod.attr("Error").ptr(), e.what());
+      raise("Error", e);
     } catch (const py::builtin_exception&) {
       throw;  // TypeError, ValueError, ... raised by the bindings themselves
     } catch (const py::error_already_set&) {

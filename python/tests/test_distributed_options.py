@@ -78,6 +78,15 @@ def test_an_abbreviated_flag_is_refused_as_by_the_cli(cli):
     assert distributed("attack", "--shad", "300", "--print-request", check=False).returncode != 0
 
 
+def test_a_library_error_names_the_flag_as_the_cli_does(cli):
+    # The library names the parameter (draws); both command lines print it as their flag.
+    argv = ["attack", "--draws", "0", "--shadow", "50", "--eval", "50", "--quiet"]
+    assert cli(*argv, check=False).stderr == "gpdp: error: --draws must be ≥ 1, got 0\n"
+    r = distributed(*argv, "--scheduler", "processes:1", check=False)
+    assert r.returncode != 0
+    assert "gpdp.distributed attack: --draws must be ≥ 1, got 0" in r.stderr
+
+
 def test_a_malformed_value_is_refused_naming_the_flag():
     r = distributed("attack", "--seeds", "three", check=False)
     assert r.returncode != 0

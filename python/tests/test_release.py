@@ -44,11 +44,12 @@ def test_release_round_trip(tmp_path, data_1d):
     # The certificate states the attack risk, and errors name the keyword arguments.
     assert set(cert["risk"]["tpr_at_fpr"]) == {"0.001", "0.01", "0.1"}
     assert cert["dataset"]["name"] == "train"
-    with pytest.raises(gpdp.InputError, match="delta must lie in"):
+    with pytest.raises(gpdp.InputError, match="^delta must lie in") as refused:
         gpdp.release.run(
             data=str(data), out_dir=str(tmp_path / "rel3"),
             input={"x": ["x1"], "y": "y", "domain": "0:1"}, dataset="train", ledger=str(ledger),
             delta=0.0, grid="0:1:50")
+    assert refused.value.parameters == ("delta",)
 
 
 def test_release_with_snapped_covariates(tmp_path, data_1d):

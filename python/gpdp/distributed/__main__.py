@@ -8,6 +8,8 @@ import argparse
 import importlib
 import sys
 
+from .options import in_flags
+
 # command -> (module, one-line help)
 COMMANDS = {
     "reproduce": ("gpdp.distributed.reproduce", "gpdp reproduce TARGET with its tasks on workers"),
@@ -40,7 +42,7 @@ def main(argv=None):
     try:
         return args.run(args) or 0
     except (RuntimeError, ValueError, OSError) as e:
-        print(f"gpdp.distributed {args.command}: {e}", file=sys.stderr)
+        print(f"gpdp.distributed {args.command}: {in_flags(e, args.command)}", file=sys.stderr)
         return 1
 
 

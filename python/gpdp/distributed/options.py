@@ -15,7 +15,7 @@ _METAVARS = {"integer": "INT", "real": "REAL", "text": "TEXT", "real-list": "REA
 
 def specs(command):
     """The command's options (dicts: flag, alias, type, default, default_text, required, help,
-    key, scope), the CLI-only ones left out."""
+    key, parameter, scope), the CLI-only ones left out."""
     from gpdp import _core
 
     return [s for s in json.loads(_core.command_options(command)) if s["scope"] != "cli"]
@@ -42,6 +42,22 @@ def add_arguments(parser, command):
             if spec["type"] in _LISTS:
                 kwargs["nargs"] = "+"
         parser.add_argument(*names, **kwargs)
+
+
+def in_flags(error, command):
+    """The error's message with the parameters it names (error.parameters) spelled as the
+    command's flags, as `gpdp COMMAND` prints it; its text as it is for a command without listed
+    options."""
+    from gpdp import _core
+
+    parameters = list(getattr(error, "parameters", ()))
+    if not parameters or command not in _core.option_commands():
+        return str(error)
+    flags = {}
+    for spec in specs(command):
+        flags.setdefault(spec["parameter"], []).append(spec["flag"])
+    spelling = {parameter: "/".join(names) for parameter, names in flags.items()}
+    return _core.spell_parameters(str(error), parameters, spelling)
 
 
 def parse(args, command):
