@@ -4,6 +4,7 @@ BUILD_TYPE ?= Release
 JOBS       ?= $(shell nproc)
 WERROR     ?= OFF
 CLI        := $(BUILD)/gpdp
+LAB_CLI    := $(BUILD)/gpdp-lab
 DEMO_OUT   ?= demo-out
 PYTHON     ?= python3
 VENV       ?= .venv
@@ -27,9 +28,9 @@ configure: setup
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Only the library and the command-line tool: what `make demo` needs (no tests, no benchmarks).
+# Only the library and the command-line tools, gpdp and gpdp-lab (no tests, no benchmarks).
 build-cli: configure
-	@cmake --build $(BUILD) -j $(JOBS) --target gpdp_cli
+	@cmake --build $(BUILD) -j $(JOBS) --target gpdp_cli gpdp_lab_cli
 
 test: build
 	ctest --test-dir $(BUILD) -LE slow --output-on-failure -j $(JOBS)
@@ -47,7 +48,7 @@ python: $(VENV)/.deps
 	CCACHE_BASEDIR=$(CURDIR) GPDP_WERROR=$(WERROR) $(VENV)/bin/python -m pip install -q --no-build-isolation .
 
 python-test: python
-	GPDP_CLI=$(CURDIR)/$(CLI) $(VENV)/bin/python -m pytest -q python/tests
+	GPDP_CLI=$(CURDIR)/$(CLI) GPDP_LAB_CLI=$(CURDIR)/$(LAB_CLI) $(VENV)/bin/python -m pytest -q python/tests
 
 test-slow: build
 	ctest --test-dir $(BUILD) -L slow --output-on-failure

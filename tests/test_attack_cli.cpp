@@ -11,8 +11,8 @@ namespace gpdp::test {
 namespace {
 
 TEST(AttackCli, JsonHasTheDocumentedKeys) {
-  const auto r =
-      run_cli("attack --r 3 --sigma 1 --draws 2 --shadow 300 --eval 300 --seeds 2 --json --quiet");
+  const auto r = run_lab_cli(
+      "attack --r 3 --sigma 1 --draws 2 --shadow 300 --eval 300 --seeds 2 --json --quiet");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   for (const char* key : {"epsilon", "delta", "auc", "auc_sd", "tpr_at_fpr", "tpr_at_fpr_sd",
@@ -38,8 +38,8 @@ TEST(AttackCli, JsonHasTheDocumentedKeys) {
 // risk numbers as `gpdp account`.
 TEST(AttackCli, EmpiricalLiraTprNeverExceedsTheRiskBound) {
   for (const std::string release : {"--r 3 --sigma 1 --draws 2", "--r 1 --sigma 2 --draws 1"}) {
-    const auto attack =
-        run_cli("attack " + release + " --n 10 --shadow 2000 --eval 4000 --seeds 2 --json --quiet");
+    const auto attack = run_lab_cli("attack " + release +
+                                    " --n 10 --shadow 2000 --eval 4000 --seeds 2 --json --quiet");
     ASSERT_EQ(attack.exit_code, 0) << attack.err;
     const auto account = run_cli(
         "account --kernel exp --ell 1 --n 10 --sensitivity b7 "
@@ -62,7 +62,7 @@ TEST(AttackCli, EmpiricalLiraTprNeverExceedsTheRiskBound) {
 TEST(AttackCli, SameSeedSameOutput) {
   const std::string args =
       "attack --r 0.5 --sigma 2 --shadow 200 --eval 200 --seeds 1 --seed 9 --json --quiet";
-  const auto a = run_cli(args), b = run_cli(args);
+  const auto a = run_lab_cli(args), b = run_lab_cli(args);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);
 }
@@ -70,7 +70,7 @@ TEST(AttackCli, SameSeedSameOutput) {
 TEST(AttackCli, RejectsBadFlagsWithOneLine) {
   for (const std::string bad : {"--r -1", "--r 1 --draws 0", "--r 1 --noise 1", "--r 1 --seeds 0",
                                 "--r 1 --roc /nonexistent-dir/x.png", "--r 1 --roc out.txt"}) {
-    const auto r = run_cli("attack --shadow 50 --eval 50 --quiet " + bad);
+    const auto r = run_lab_cli("attack --shadow 50 --eval 50 --quiet " + bad);
     EXPECT_NE(r.exit_code, 0) << bad;
     EXPECT_TRUE(r.out.empty()) << bad;
     EXPECT_FALSE(r.err.empty()) << bad;
@@ -79,8 +79,9 @@ TEST(AttackCli, RejectsBadFlagsWithOneLine) {
 
 TEST(AttackCli, WritesRocFigureAndCsv) {
   TempDir dir;
-  const auto r = run_cli("attack --r 1 --sigma 1 --shadow 200 --eval 200 --seeds 2 --quiet --roc " +
-                         dir.file("roc.png") + " --roc-csv " + dir.file("roc.csv"));
+  const auto r =
+      run_lab_cli("attack --r 1 --sigma 1 --shadow 200 --eval 200 --seeds 2 --quiet --roc " +
+                  dir.file("roc.png") + " --roc-csv " + dir.file("roc.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GT(std::filesystem::file_size(dir.file("roc.png")), 1000U);
   const auto csv = read_text(dir.file("roc.csv"));
@@ -89,7 +90,7 @@ TEST(AttackCli, WritesRocFigureAndCsv) {
 
 TEST(ReproduceAttackCli, Fig6QuickWritesItsFiles) {
   TempDir dir;
-  const auto r = run_cli("reproduce fig6 --quick --pairs 300 --out " + dir.path().string());
+  const auto r = run_lab_cli("reproduce fig6 --quick --pairs 300 --out " + dir.path().string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"fig6.png", "fig6.csv", "fig6.md"}) {
     EXPECT_TRUE(std::filesystem::exists(dir.path() / f)) << f;

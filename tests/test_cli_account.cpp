@@ -10,6 +10,7 @@
 #include "support/paths.hpp"
 
 using gpdp::test::run_cli;
+using gpdp::test::run_lab_cli;
 using namespace gpdp::privacy;
 
 TEST(CliAccount, JsonKeysAndValues) {
@@ -121,7 +122,7 @@ TEST(CliCalibrate, RoundTripThroughAccount) {
 
 TEST(CliCurves, WritesCsvAndFigureForBothConversions) {
   gpdp::test::TempDir dir;
-  const auto r = run_cli("curves --out " + dir.path().string() + " --points 6 --format svg");
+  const auto r = run_lab_cli("curves --out " + dir.path().string() + " --points 6 --format svg");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string csv = gpdp::test::read_text(dir.file("curves.csv"));
   EXPECT_EQ(
@@ -144,5 +145,5 @@ TEST(CliCurves, WritesCsvAndFigureForBothConversions) {
       csv.find(fmt::format(
           "generic,r,mironov,b1,1000,0.1,0.0005,1000,0.10000000000000001,0,1,{:.17g}", g.epsilon)),
       std::string::npos);
-  EXPECT_NE(run_cli("curves").exit_code, 0);
+  EXPECT_NE(run_lab_cli("curves").exit_code, 0);
 }

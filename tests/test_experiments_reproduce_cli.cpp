@@ -14,8 +14,8 @@ namespace {
 
 TEST(ExperimentsReproduceCli, Table4QuickReportsFeasibleThetasAndItsSearchWork) {
   TempDir dir;
-  const auto r =
-      run_cli("reproduce table4 --quick --pairs 3 --conversion cks --out " + dir.path().string());
+  const auto r = run_lab_cli("reproduce table4 --quick --pairs 3 --conversion cks --out " +
+                             dir.path().string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"table4.md", "table4.csv", "table4.json"}) {
     EXPECT_TRUE(std::filesystem::exists(dir.path() / f)) << f;
@@ -45,7 +45,7 @@ TEST(ExperimentsReproduceCli, Table4QuickReportsFeasibleThetasAndItsSearchWork) 
 
 TEST(ExperimentsReproduceCli, Fig7QuickWritesTheFigureAndItsCaption) {
   TempDir dir;
-  const auto r = run_cli("reproduce fig7 --quick --pairs 4 --out " + dir.path().string());
+  const auto r = run_lab_cli("reproduce fig7 --quick --pairs 4 --out " + dir.path().string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GT(std::filesystem::file_size(dir.path() / "fig7.png"), 10000U);
   const auto md = read_text(dir.file("fig7.md"));

@@ -111,7 +111,7 @@ TEST(OpsData, NamesResolveToTheShippedFilesAndOthersToCsvFiles) {
 }
 
 nlohmann::json run_json(const std::string& args) {
-  const auto r = gpdp::test::run_cli("ops --data-dir " + data_dir() + " " + args + " --json");
+  const auto r = gpdp::test::run_lab_cli("ops --data-dir " + data_dir() + " " + args + " --json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return nlohmann::json::parse(r.out);
 }
@@ -154,11 +154,11 @@ TEST(OpsCli, MethodsOnAbalone) {
 
 TEST(OpsCli, HumanOutputSaysWhichRng) {
   const auto seeded =
-      gpdp::test::run_cli("ops --data-dir " + data_dir() +
-                          " --data abalone --method outpert --epsilon 1 --repeats 2 --seed 9");
+      gpdp::test::run_lab_cli("ops --data-dir " + data_dir() +
+                              " --data abalone --method outpert --epsilon 1 --repeats 2 --seed 9");
   ASSERT_EQ(seeded.exit_code, 0) << seeded.err;
   EXPECT_NE(seeded.out.find("NOT private"), std::string::npos) << seeded.out;
-  const auto secure = gpdp::test::run_cli(
+  const auto secure = gpdp::test::run_lab_cli(
       "ops --data-dir " + data_dir() +
       " --data abalone --method ops --epsilon 1 --repeats 1 --chains 2 --samples 20");
   ASSERT_EQ(secure.exit_code, 0) << secure.err;
@@ -175,22 +175,22 @@ TEST(OpsCli, UserCsvAndErrors) {
   }
   gpdp::test::write_text(tmp.file("d.csv"), csv);
   const auto r =
-      gpdp::test::run_cli("ops --data " + tmp.file("d.csv") +
-                          " --label label --method nonprivate --repeats 2 --seed 1 --json");
+      gpdp::test::run_lab_cli("ops --data " + tmp.file("d.csv") +
+                              " --label label --method nonprivate --repeats 2 --seed 1 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GT(nlohmann::json::parse(r.out)["accuracy_mean"].get<double>(), 0.9);
 
-  const auto bad = gpdp::test::run_cli("ops --data abalone --data-dir " + data_dir() +
-                                       " --method magic --epsilon 1");
+  const auto bad = gpdp::test::run_lab_cli("ops --data abalone --data-dir " + data_dir() +
+                                           " --method magic --epsilon 1");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_TRUE(bad.out.empty());
   EXPECT_NE(bad.err.find("--method"), std::string::npos);
-  const auto missing =
-      gpdp::test::run_cli("ops --data abalone --data-dir /nonexistent --method ops --epsilon 1");
+  const auto missing = gpdp::test::run_lab_cli(
+      "ops --data abalone --data-dir /nonexistent --method ops --epsilon 1");
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find("abalone.csv"), std::string::npos);
   const auto no_eps =
-      gpdp::test::run_cli("ops --data abalone --data-dir " + data_dir() + " --method ops");
+      gpdp::test::run_lab_cli("ops --data abalone --data-dir " + data_dir() + " --method ops");
   EXPECT_NE(no_eps.exit_code, 0);
   EXPECT_NE(no_eps.err.find("--epsilon"), std::string::npos);
 }

@@ -127,9 +127,15 @@ std::string sample_value(const OptionSpec& spec) {
 
 class CommandOptions : public ::testing::TestWithParam<std::string> {};
 
-// `gpdp <command> --help` names every option (and alias) of `specs` with its default.
+// `gpdp COMMAND ARGS`, or `gpdp-lab COMMAND ARGS` for the research tools.
+CommandResult run_command(const std::string& command, const std::string& args) {
+  const bool lab = command == "attack" || command == "audit" || command == "audit-study";
+  return lab ? run_lab_cli(command + args) : run_cli(command + args);
+}
+
+// `gpdp[-lab] <command> --help` names every option (and alias) of `specs` with its default.
 void expect_help_lists(const std::string& command, const std::vector<OptionSpec>& specs) {
-  const auto r = run_cli(command + " --help");
+  const auto r = run_command(command, " --help");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const auto& spec : specs) {
     EXPECT_NE(r.out.find(spec.flag), std::string::npos) << spec.flag;
@@ -161,7 +167,7 @@ TEST_P(CommandOptions, CliBuildsTheRequestOfTheSpec) {
     given.emplace_back(
         spec.flag, value.empty() ? std::vector<std::string>{} : std::vector<std::string>{value});
   }
-  const auto r = run_cli(GetParam() + argv + " --print-request");
+  const auto r = run_command(GetParam(), argv + " --print-request");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out), options::parse_options(specs, given).request);
 }

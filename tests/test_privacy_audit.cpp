@@ -185,29 +185,30 @@ TEST(PrivacyAudit, PaperLemmasSurviveTheSearch) {
 }
 
 TEST(PrivacyAudit, CliFailsLoudlyOnViolation) {
-  const auto bad = gpdp::test::run_cli(
+  const auto bad = gpdp::test::run_lab_cli(
       "audit --kernel exp1d --n 1 --r 1 --sigma 0.1 --Delta-n 0.7071 --delta 1e-5 --restarts 3 "
       "--evals 100 --quiet");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.err.find("VIOLATION"), std::string::npos);
   EXPECT_NE(bad.out.find("VIOLATION"), std::string::npos);
-  const auto good = gpdp::test::run_cli(
+  const auto good = gpdp::test::run_lab_cli(
       "audit --kernel exp1d --n 1 --r 1 --sigma 0.1 --delta 1e-5 --restarts 3 --evals 100 --quiet "
       "--json");
   EXPECT_EQ(good.exit_code, 0) << good.err;
   EXPECT_NE(good.out.find("\"violation\": false"), std::string::npos);
   EXPECT_NE(good.out.find("\"search\": \"gradient\""), std::string::npos);
   EXPECT_NE(good.out.find("\"sensitivity\""), std::string::npos);
-  const auto sub = gpdp::test::run_cli(
+  const auto sub = gpdp::test::run_lab_cli(
       "audit --kernel exp1d --n 2 --r 1 --sigma 0.1 --delta 1e-5 --restarts 2 --evals 50 --quiet "
       "--search subplex --json");
   EXPECT_EQ(sub.exit_code, 0) << sub.err;
   EXPECT_NE(sub.out.find("\"search\": \"subplex\""), std::string::npos);
-  const auto many = gpdp::test::run_cli(
+  const auto many = gpdp::test::run_lab_cli(
       "audit --kernel exp1d --n 2 --r 1 --sigma 0.1 --delta 1e-5 --test-points 51");
   EXPECT_NE(many.exit_code, 0);
   EXPECT_NE(many.err.find("50"), std::string::npos);
-  const auto inf = gpdp::test::run_cli("audit --kernel exp1d --n 2 --r 1 --sigma inf --delta 1e-5");
+  const auto inf =
+      gpdp::test::run_lab_cli("audit --kernel exp1d --n 2 --r 1 --sigma inf --delta 1e-5");
   EXPECT_NE(inf.exit_code, 0);
   EXPECT_NE(inf.err.find("finite"), std::string::npos);
 }

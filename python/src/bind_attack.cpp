@@ -39,7 +39,7 @@ py::dict observables_dict(const Observables& o) {
   return d;
 }
 
-// The driver of `gpdp attack`, its seeds dispatched through `map_tasks` (gpdp.distributed): the
+// The driver of `gpdp-lab attack`, its seeds dispatched through `map_tasks` (gpdp.distributed): the
 // same report and files as the CLI.
 void bind_attack_driver(py::module_& m) {
   m.def(
@@ -51,8 +51,8 @@ void bind_attack_driver(py::module_& m) {
         return run_attack(parsed, executor);
       },
       py::arg("request"), py::arg("map_tasks"),
-      "`gpdp attack` with its seeds as tasks: request = JSON of the flags (attack_run.hpp), "
-      "map_tasks([(kind, params)]) -> [CBOR bytes]. Returns the report `gpdp attack` prints.");
+      "`gpdp-lab attack` with its seeds as tasks: request = JSON of the flags (attack_run.hpp), "
+      "map_tasks([(kind, params)]) -> [CBOR bytes]. Returns the report `gpdp-lab attack` prints.");
 }
 
 }  // namespace
@@ -128,7 +128,7 @@ void bind_attack(py::module_& m) {
       py::arg("shadow") = 10000, py::arg("eval") = 10000, py::arg("delta") = 0.05,
       py::arg("keep_observables") = false, py::arg("roc_points") = 200,
       "One seed of the LiRA attack at effective ridge r for every release setting (the same "
-      "streams as `gpdp attack`/the sweeps for the same (seed, r, σ, L)).");
+      "streams as `gpdp-lab attack`/the sweeps for the same (seed, r, σ, L)).");
 
   m.def(
       "roc_curve",

@@ -213,7 +213,7 @@ void bind_study(py::module_& m) {
       py::arg("progress") = nullptr,
       "The privacy-utility excursion-set study of paper §5 for one setting "
       "(seeded; the same "
-      "pipeline as `gpdp reproduce table1`...). Returns a dict: selected θ, ε, "
+      "pipeline as `gpdp-lab reproduce table1`...). Returns a dict: selected θ, ε, "
       "cutoffs, per-pair "
       "metrics, examples, and the Markdown table.");
 }

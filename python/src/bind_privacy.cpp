@@ -274,7 +274,7 @@ void bind_calibration(py::module_& m) {
       "raises PrivacyError when infeasible.");
 }
 
-// `gpdp audit` with its local searches as tasks dispatched through `map_tasks`
+// `gpdp-lab audit` with its local searches as tasks dispatched through `map_tasks`
 // (gpdp.distributed): the same report as the CLI.
 void bind_audit_driver(py::module_& m) {
   m.def(
@@ -290,12 +290,12 @@ void bind_audit_driver(py::module_& m) {
         return py::make_tuple(run.report, run.violation);
       },
       py::arg("request"), py::arg("map_tasks"),
-      "`gpdp audit` with its local searches as tasks: request = JSON of the options "
+      "`gpdp-lab audit` with its local searches as tasks: request = JSON of the options "
       "(audit_run.hpp; gpdp.distributed.options builds it), map_tasks([(kind, params)]) -> [CBOR "
-      "bytes]. Returns (the report `gpdp audit` prints, violation).");
+      "bytes]. Returns (the report `gpdp-lab audit` prints, violation).");
 }
 
-// `gpdp audit-study` with every audit's local searches as tasks dispatched through `map_tasks`:
+// `gpdp-lab audit-study` with every audit's local searches as tasks dispatched through `map_tasks`:
 // the same table and --out JSON as the CLI.
 void bind_audit_study_driver(py::module_& m) {
   m.def(
@@ -313,7 +313,7 @@ void bind_audit_study_driver(py::module_& m) {
         return py::make_tuple(study.markdown, study.violation);
       },
       py::arg("request"), py::arg("map_tasks"), py::arg("quiet") = false,
-      "`gpdp audit-study`: request = JSON {\"max-n\": 155, \"out\": \"study.json\"} (out: the "
+      "`gpdp-lab audit-study`: request = JSON {\"max-n\": 155, \"out\": \"study.json\"} (out: the "
       "JSON file written, optional), map_tasks([(kind, params)]) -> [CBOR bytes]; returns "
       "(markdown table, whether a row violates a lemma). One line per finished row on stderr "
       "unless quiet.");

@@ -36,7 +36,8 @@ void bind_reproduce(py::module_& m) {
       py::arg("quick") = false, py::arg("pairs") = 0, py::arg("seed") = 20260616,
       py::arg("workers") = 1, py::arg("conversion") = "mironov", py::arg("sensitivity") = "",
       py::arg("data_dir") = "",
-      "Runs `gpdp reproduce TARGET` with its task lists sent to map_tasks([(kind, params JSON)]) "
+      "Runs `gpdp-lab reproduce TARGET` with its task lists sent to map_tasks([(kind, params "
+      "JSON)]) "
       "-> [CBOR bytes] (in task order); `workers` sizes the task lists (about 4 chunks each). "
       "Writes the files the CLI writes into out_dir (which must exist).");
 }

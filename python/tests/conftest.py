@@ -1,4 +1,5 @@
-"""Shared fixtures: the built `gpdp` CLI (for agreement tests), small data sets as CSV files."""
+"""Shared fixtures: the built `gpdp` and `gpdp-lab` CLIs (for agreement tests), small data sets as
+CSV files."""
 
 import os
 import pathlib
@@ -11,32 +12,43 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
-def _find_cli():
-    env = os.environ.get("GPDP_CLI")
+def _find_program(name, env_var):
+    env = os.environ.get(env_var)
     if env and os.access(env, os.X_OK):
         return env
-    built = [c for c in REPO.glob("build*/gpdp") if c.is_file() and os.access(c, os.X_OK)]
-    if built:  # the newest build of the CLI
+    built = [c for c in REPO.glob(f"build*/{name}") if c.is_file() and os.access(c, os.X_OK)]
+    if built:  # the newest build of the program
         return str(max(built, key=lambda c: c.stat().st_mtime))
-    return shutil.which("gpdp")
+    return shutil.which(name)
 
 
-@pytest.fixture(scope="session")
-def cli():
-    """Runs the gpdp CLI: cli(args...) -> CompletedProcess (text); skips when none is built
-    (`make test` builds it first and passes GPDP_CLI)."""
-    path = _find_cli()
+def _runner(name, env_var):
+    """Runs the program: run(args...) -> CompletedProcess (text); skips when none is built
+    (`make test` builds both first and passes GPDP_CLI and GPDP_LAB_CLI)."""
+    path = _find_program(name, env_var)
     if path is None:
-        pytest.skip("the gpdp CLI is not built (set GPDP_CLI or run make build)")
+        pytest.skip(f"the {name} CLI is not built (set {env_var} or run make build)")
 
     def run(*args, check=True):
         proc = subprocess.run([path, *map(str, args)], capture_output=True, text=True)
         if check and proc.returncode != 0:
-            raise AssertionError(f"gpdp {' '.join(map(str, args))} failed: {proc.stderr}")
+            raise AssertionError(f"{name} {' '.join(map(str, args))} failed: {proc.stderr}")
         return proc
 
     run.path = path
     return run
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """The product CLI, gpdp (release, preview, query, ...)."""
+    return _runner("gpdp", "GPDP_CLI")
+
+
+@pytest.fixture(scope="session")
+def lab_cli():
+    """The research tools, gpdp-lab (reproduce, attack, audit, audit-study, curves, ops)."""
+    return _runner("gpdp-lab", "GPDP_LAB_CLI")
 
 
 def write_csv(path, columns, rows):

@@ -24,10 +24,10 @@ def distributed(*args):
 
 
 @pytest.fixture(scope="module")
-def cli_attack(cli, tmp_path_factory):
+def cli_attack(lab_cli, tmp_path_factory):
     out = tmp_path_factory.mktemp("cli-attack")
-    text = cli("attack", *ATTACK, "--quiet", "--roc-csv", out / "roc.csv").stdout
-    json_report = cli("attack", *ATTACK, "--quiet", "--json").stdout
+    text = lab_cli("attack", *ATTACK, "--quiet", "--roc-csv", out / "roc.csv").stdout
+    json_report = lab_cli("attack", *ATTACK, "--quiet", "--json").stdout
     return text, json_report, (out / "roc.csv").read_bytes()
 
 
@@ -40,9 +40,9 @@ def test_attack_sweep_same_report_as_the_cli(cli_attack, tmp_path, scheduler="lo
 
 
 @pytest.fixture(scope="module")
-def cli_fig2(cli, tmp_path_factory):
+def cli_fig2(lab_cli, tmp_path_factory):
     out = tmp_path_factory.mktemp("cli-fig2")
-    cli("reproduce", *FIG2, "--out", out)
+    lab_cli("reproduce", *FIG2, "--out", out)
     return {name: (out / name).read_bytes() for name in FIG2_FILES}
 
 
@@ -52,10 +52,10 @@ def test_fig2_same_files_as_the_cli(cli_fig2, tmp_path, scheduler):
     assert {name: (tmp_path / name).read_bytes() for name in FIG2_FILES} == cli_fig2
 
 
-def test_ops_repeats_same_table_as_the_cli(cli, tmp_path):
+def test_ops_repeats_same_table_as_the_cli(lab_cli, tmp_path):
     """ops-abalone --quick with 2 repeats: 32 "ops.repeat" tasks on 2 worker processes."""
     args = ["ops-abalone", "--quick", "--pairs", "2", "--seed", "9", "--data-dir", REPO / "data"]
-    cli("reproduce", *args, "--out", tmp_path / "cli")
+    lab_cli("reproduce", *args, "--out", tmp_path / "cli")
     distributed("reproduce", *args, "--out", tmp_path / "dask", "--scheduler", "local:2")
     for name in ("ops-abalone.csv", "ops-abalone.md"):
         cli_text, dask_text = ((tmp_path / d / name).read_text() for d in ("cli", "dask"))

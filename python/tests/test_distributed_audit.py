@@ -22,8 +22,8 @@ def one_blas_thread(monkeypatch):
 
 
 @pytest.mark.parametrize("search", ["gradient", "subplex"])
-def test_same_report_as_the_cli_on_1_and_2_workers(cli, one_blas_thread, search):
-    expected = cli("audit", *ARGS, "--search", search, "--json", "--quiet").stdout
+def test_same_report_as_the_cli_on_1_and_2_workers(lab_cli, one_blas_thread, search):
+    expected = lab_cli("audit", *ARGS, "--search", search, "--json", "--quiet").stdout
     for scheduler in ("local:1", "local:2"):
         got = subprocess.run(
             [sys.executable, "-m", "gpdp.distributed", "audit", *ARGS, "--search", search,
@@ -32,8 +32,8 @@ def test_same_report_as_the_cli_on_1_and_2_workers(cli, one_blas_thread, search)
         assert got == expected, scheduler
 
 
-def test_same_text_report_as_the_cli(cli, one_blas_thread):
-    expected = cli("audit", *ARGS, "--quiet").stdout
+def test_same_text_report_as_the_cli(lab_cli, one_blas_thread):
+    expected = lab_cli("audit", *ARGS, "--quiet").stdout
     got = subprocess.run(
         [sys.executable, "-m", "gpdp.distributed", "audit", *ARGS, "--quiet",
          "--scheduler", "local:1"], check=True, capture_output=True, text=True).stdout

@@ -20,8 +20,8 @@ def without_timing(path):
     return report
 
 
-def test_same_table_and_json_as_the_cli_on_2_workers(cli, tmp_path):
-    expected = cli("audit-study", "--max-n", "2", "--out", tmp_path / "cli.json").stdout
+def test_same_table_and_json_as_the_cli_on_2_workers(lab_cli, tmp_path):
+    expected = lab_cli("audit-study", "--max-n", "2", "--out", tmp_path / "cli.json").stdout
     got = subprocess.run(
         [sys.executable, "-m", "gpdp.distributed", "audit-study", "--max-n", "2", "--out",
          str(tmp_path / "dask.json"), "--quiet", "--scheduler", "local:2"],

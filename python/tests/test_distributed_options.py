@@ -1,4 +1,5 @@
-"""python -m gpdp.distributed COMMAND takes exactly the options of `gpdp COMMAND` (one definition
+"""python -m gpdp.distributed COMMAND takes exactly the options of `gpdp COMMAND` or
+`gpdp-lab COMMAND` (one definition
 in the library: gpdp._core.command_options): --help lists every option of the spec with its
 default, and the same argv makes the same request (--print-request) from both front ends."""
 
@@ -16,6 +17,14 @@ SAMPLES = {"integer": "7", "real": "0.25", "real-list": "1.5,2", "text-list": "a
            "text": "some-text"}
 # The commands both front ends have, with their options as data.
 SHARED = sorted(set(_core.option_commands()) & set(COMMANDS))
+# The research tools among them: gpdp-lab's commands, not gpdp's.
+LAB = {"attack", "audit", "audit-study"}
+
+
+@pytest.fixture(scope="session")
+def program_of(cli, lab_cli):
+    """The CLI that runs a command: gpdp-lab for the research tools, gpdp for the rest."""
+    return lambda command: lab_cli if command in LAB else cli
 
 
 def distributed(*args, check=True):
@@ -54,27 +63,27 @@ def argv_of_every_option(command, use_alias):
 
 @pytest.mark.parametrize("command", SHARED)
 @pytest.mark.parametrize("use_alias", [False, True])
-def test_same_argv_same_request_as_the_cli(cli, command, use_alias):
+def test_same_argv_same_request_as_the_cli(program_of, command, use_alias):
     argv = argv_of_every_option(command, use_alias)
-    expected = cli(command, *argv, "--print-request").stdout
+    expected = program_of(command)(command, *argv, "--print-request").stdout
     assert distributed(command, *argv, "--print-request").stdout == expected
     assert json.loads(expected)  # a request with every option in it
 
 
 @pytest.mark.parametrize("command", SHARED)
-def test_defaults_and_a_repeated_option_as_the_cli(cli, command):
+def test_defaults_and_a_repeated_option_as_the_cli(program_of, command):
     required = []
     for spec in options.specs(command):
         if spec["required"]:
             required += [spec["flag"], SAMPLES[spec["type"]]]
     repeated = next(s["flag"] for s in options.specs(command) if s["type"] == "integer")
     for argv in (required, required + [repeated, "3", repeated, "4"]):
-        expected = cli(command, *argv, "--print-request").stdout
+        expected = program_of(command)(command, *argv, "--print-request").stdout
         assert distributed(command, *argv, "--print-request").stdout == expected
 
 
-def test_an_abbreviated_flag_is_refused_as_by_the_cli(cli):
-    assert cli("attack", "--shad", "300", "--print-request", check=False).returncode != 0
+def test_an_abbreviated_flag_is_refused_as_by_the_cli(lab_cli):
+    assert lab_cli("attack", "--shad", "300", "--print-request", check=False).returncode != 0
     assert distributed("attack", "--shad", "300", "--print-request", check=False).returncode != 0
 
 

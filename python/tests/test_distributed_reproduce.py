@@ -39,9 +39,9 @@ def comparable(folder):
 
 
 @pytest.fixture(scope="module")
-def cli_tables(cli, tmp_path_factory):
+def cli_tables(lab_cli, tmp_path_factory):
     out = tmp_path_factory.mktemp("cli")
-    cli("reproduce", *ARGS, "--out", out)
+    lab_cli("reproduce", *ARGS, "--out", out)
     return comparable(out)
 
 

@@ -61,10 +61,10 @@ def test_search_same_report_as_the_cli(cli_search, public_data, tmp_path, schedu
                            "--scheduler", scheduler).stdout == cli_search[2]
 
 
-def test_fig4_lucas_same_files_as_the_cli(cli, tmp_path):
+def test_fig4_lucas_same_files_as_the_cli(lab_cli, tmp_path):
     """The full fig4-lucas (409 hexagons to fit, 313 to score): about 7 s on one core."""
     args = ["fig4-lucas", "--data-dir", REPO / "data"]
-    cli("reproduce", *args, "--out", tmp_path / "cli")
+    lab_cli("reproduce", *args, "--out", tmp_path / "cli")
     distributed("reproduce", *args, "--out", tmp_path / "dask", "--scheduler", "local:2")
     for name in FIG4_FILES:
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), \

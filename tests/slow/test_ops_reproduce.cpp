@@ -15,8 +15,8 @@ std::string data_dir() { return gpdp::test::data_dir(); }
 TEST(OpsCli, ReproduceQuickWritesCsvAndFigure) {
   gpdp::test::TempDir tmp;
   ::setenv("GPDP_DATA_DIR", data_dir().c_str(), 1);
-  const auto r =
-      gpdp::test::run_cli("reproduce ops-abalone --quick --pairs 2 --out " + tmp.path().string());
+  const auto r = gpdp::test::run_lab_cli("reproduce ops-abalone --quick --pairs 2 --out " +
+                                         tmp.path().string());
   ::unsetenv("GPDP_DATA_DIR");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string csv = gpdp::test::read_text(tmp.file("ops-abalone.csv"));

@@ -16,7 +16,7 @@ namespace {
 
 TEST(PrivacyAuditStudy, NoRowViolatesAnyLemmaAndB7FailsIn2D) {
   gpdp::test::TempDir tmp;
-  const auto r = gpdp::test::run_cli("audit-study --threads 2 --out " + tmp.file("study.json"));
+  const auto r = gpdp::test::run_lab_cli("audit-study --threads 2 --out " + tmp.file("study.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(gpdp::test::read_text(tmp.file("study.json")));
   const auto& rows = doc.at("rows");

@@ -12,6 +12,7 @@ namespace gpdp::test {
 
 std::string source_dir() { return GPDP_SOURCE_DIR; }
 std::string cli_path() { return GPDP_CLI_PATH; }
+std::string lab_cli_path() { return GPDP_LAB_CLI_PATH; }
 std::string data_dir() { return (std::filesystem::path(GPDP_SOURCE_DIR) / "data").string(); }
 std::string test_data_dir() {
   return (std::filesystem::path(GPDP_SOURCE_DIR) / "tests" / "data").string();
@@ -44,13 +45,18 @@ void write_text(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("test: cannot write " + path);
 }
 
-CommandResult run_cli(const std::string& args) {
+namespace {
+CommandResult run_program(const std::string& program, const std::string& args) {
   TempDir tmp;
   const std::string out = tmp.file("stdout"), err = tmp.file("stderr");
-  const std::string cmd = cli_path() + " " + args + " >" + out + " 2>" + err;
+  const std::string cmd = program + " " + args + " >" + out + " 2>" + err;
   const int status = std::system(cmd.c_str());
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return {code, read_text(out), read_text(err)};
 }
+}  // namespace
+
+CommandResult run_cli(const std::string& args) { return run_program(cli_path(), args); }
+CommandResult run_lab_cli(const std::string& args) { return run_program(lab_cli_path(), args); }
 
 }  // namespace gpdp::test

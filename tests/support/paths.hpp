@@ -6,7 +6,8 @@
 namespace gpdp::test {
 
 std::string source_dir();
-std::string cli_path();
+std::string cli_path();       // gpdp (the product)
+std::string lab_cli_path();   // gpdp-lab (the research tools)
 std::string data_dir();       // the repository's data/ (the data sets gpdp ships)
 std::string test_data_dir();  // tests/data (golden values)
 
@@ -29,8 +30,10 @@ struct CommandResult {
   std::string out;
   std::string err;
 };
-// Runs `gpdp <args>` through /bin/sh (args are passed verbatim, quote as needed).
+// Runs `gpdp <args>` (`gpdp-lab <args>`) through /bin/sh (args are passed verbatim, quote as
+// needed).
 CommandResult run_cli(const std::string& args);
+CommandResult run_lab_cli(const std::string& args);
 void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);
 

@@ -12,11 +12,11 @@ from .options import in_flags
 
 # command -> (module, one-line help)
 COMMANDS = {
-    "reproduce": ("gpdp.distributed.reproduce", "gpdp reproduce TARGET with its tasks on workers"),
+    "reproduce": ("gpdp.distributed.reproduce", "gpdp-lab reproduce TARGET with its tasks on workers"),
     "release-batch": ("gpdp.distributed.release_batch", "Many releases from a manifest, draws on workers"),
-    "attack": ("gpdp.distributed.attack", "gpdp attack with its seeds as tasks on workers"),
-    "audit": ("gpdp.distributed.audit", "gpdp audit with its restarts as tasks on workers"),
-    "audit-study": ("gpdp.distributed.audit_study", "gpdp audit-study with its searches as tasks on workers"),
+    "attack": ("gpdp.distributed.attack", "gpdp-lab attack with its seeds as tasks on workers"),
+    "audit": ("gpdp.distributed.audit", "gpdp-lab audit with its restarts as tasks on workers"),
+    "audit-study": ("gpdp.distributed.audit_study", "gpdp-lab audit-study with its searches as tasks on workers"),
     "search": ("gpdp.distributed.search", "gpdp search with its θ evaluations as tasks on workers"),
 }
 

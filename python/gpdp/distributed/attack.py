@@ -1,4 +1,4 @@
-"""python -m gpdp.distributed attack: `gpdp attack` with its seeds as tasks on workers.
+"""python -m gpdp.distributed attack: `gpdp-lab attack` with its seeds as tasks on workers.
 
 Same flags (the library's definition, options.py) and same report (text or --json, --roc,
 --roc-csv files) as the CLI: the coordinator runs the library's attack driver, which sends one

@@ -1,4 +1,4 @@
-"""python -m gpdp.distributed audit: `gpdp audit` with its restarts as tasks on workers.
+"""python -m gpdp.distributed audit: `gpdp-lab audit` with its restarts as tasks on workers.
 
 Same flags (the library's definition, options.py) and same report (text, or JSON with --json) as
 the CLI. The coordinator runs the library's auditor; every local search (one gradient-ascent

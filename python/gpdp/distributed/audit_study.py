@@ -1,4 +1,4 @@
-"""python -m gpdp.distributed audit-study: `gpdp audit-study` with its searches as tasks on workers.
+"""python -m gpdp.distributed audit-study: `gpdp-lab audit-study` with its searches as tasks on workers.
 
 Same flags (the library's definition, options.py) as the CLI. The coordinator runs the library's
 study (privacy/audit_study.hpp): every audit of the table, all rows at once, each local search

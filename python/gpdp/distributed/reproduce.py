@@ -1,4 +1,4 @@
-"""python -m gpdp.distributed reproduce TARGET: `gpdp reproduce TARGET` with its task lists run on
+"""python -m gpdp.distributed reproduce TARGET: `gpdp-lab reproduce TARGET` with its task lists run on
 workers. The coordinator (this process) runs the library's driver, the same code as the CLI, and
 writes the same files into --out."""
 

@@ -1,4 +1,4 @@
-// gpdp curves: the (ε, δ) curves of the paper's Figure 1 (ε vs r, vs σ and vs L) for both
+// gpdp-lab curves: the (ε, δ) curves of the paper's Figure 1 (ε vs r, vs σ and vs L) for both
 // conversions, as CSV and a figure.
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// gpdp reproduce: one subcommand that dispatches to the registered paper experiments.
+// gpdp-lab reproduce: one subcommand that dispatches to the registered paper experiments.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -20,7 +20,7 @@ void setup(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "reproduce",
       "Regenerate a table or figure of the papers (CSV + Markdown + PNG/SVG in --out).\n"
-      "Targets are listed by 'gpdp reproduce --list'.");
+      "Targets are listed by 'gpdp-lab reproduce --list'.");
   auto target = std::make_shared<std::string>();
   auto opts = std::make_shared<ReproduceOptions>();
   auto list = std::make_shared<bool>(false);
@@ -50,7 +50,7 @@ void setup(CLI::App& app) {
     const auto it = reproductions().find(*target);
     if (it == reproductions().end()) {
       throw InputError(
-          fmt::format("reproduce: unknown target '{}' (see gpdp reproduce --list)", *target));
+          fmt::format("reproduce: unknown target '{}' (see gpdp-lab reproduce --list)", *target));
     }
     require(!opts->out_dir.empty(), "reproduce: --out DIR is required");
     require(opts->conversion == "mironov" || opts->conversion == "cks",

@@ -1,5 +1,5 @@
 #pragma once
-// `gpdp reproduce TARGET --out DIR [--quick] [--pairs N] [--seed S]`: regenerates one of the
+// `gpdp-lab reproduce TARGET --out DIR [--quick] [--pairs N] [--seed S]`: regenerates one of the
 // papers' tables or figures. Each experiment file registers its targets with a static
 //   const bool registered = gpdp::cli::register_reproduction({"fig2", "…", &run_fig2});
 #include <functional>

@@ -1,5 +1,5 @@
-// gpdp ops: private logistic regression by One Posterior Sample, DP-SGLD, the hybrid, objective /
-// output perturbation, or the non-private reference; test accuracy over repeats.
+// gpdp-lab ops: private logistic regression by One Posterior Sample, DP-SGLD, the hybrid, objective
+// / output perturbation, or the non-private reference; test accuracy over repeats.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -47,7 +47,7 @@ void run(OpsCommandOptions& o) {
   tasks::ThreadExecutor executor(o.threads);
   const auto summary = ops::run_experiment(
       ref, method, o.epsilon, o.m, o.repeats, o.seed, executor, [](long done, long total) {
-        std::fprintf(stderr, "\rgpdp ops: repeat %ld/%ld", done, total);
+        std::fprintf(stderr, "\rgpdp-lab ops: repeat %ld/%ld", done, total);
         if (done == total) std::fprintf(stderr, "\n");
       });
   const std::string rng_line = fmt::format("randomness: {}", summary.rng);
@@ -61,10 +61,11 @@ void run(OpsCommandOptions& o) {
     j["accuracy_se"] = summary.accuracy_se;
     j["repeats"] = summary.repeats;
     fmt::print("{}\n", j.dump(2));
-    std::fprintf(stderr, "gpdp ops: %s\n", rng_line.c_str());
+    std::fprintf(stderr, "gpdp-lab ops: %s\n", rng_line.c_str());
     return;
   }
-  fmt::print("gpdp ops: {} on {} ({})\n", ops::to_string(method), source.name, source.description);
+  fmt::print("gpdp-lab ops: {} on {} ({})\n", ops::to_string(method), source.name,
+             source.description);
   if (method == ops::Method::nonprivate) {
     fmt::print("  privacy: none (reference line)\n");
   } else {

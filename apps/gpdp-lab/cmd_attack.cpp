@@ -1,5 +1,5 @@
-// gpdp attack: the LiRA-style membership-inference attack of docs/mathematics.md §4 (paper §4, App.
-// C) against L released posterior sample paths, next to the (ε, δ) bound of the same release.
+// gpdp-lab attack: the LiRA-style membership-inference attack of docs/mathematics.md §4 (paper §4,
+// App. C) against L released posterior sample paths, next to the (ε, δ) bound of the same release.
 // Its options are the library's (attack/attack_options.hpp), shared with python -m
 // gpdp.distributed attack.
 #include <fmt/format.h>
@@ -37,7 +37,8 @@ void setup(CLI::App& app) {
       "Clopper–Pearson), next to the accountant's (ε, δ) bound for the same release.");
   auto opts = std::make_shared<SpecOptions>(sub, "attack");
   sub->footer(
-      "Example: gpdp attack --r 0.1 --sigma 5 --draws 3 --shadow 10000 --eval 10000 --seeds 10");
+      "Example: gpdp-lab attack --r 0.1 --sigma 5 --draws 3 --shadow 10000 --eval 10000 --seeds "
+      "10");
   sub->callback([opts] { run(*opts); });
 }
 

@@ -1,6 +1,6 @@
-// gpdp audit-study: the tightness study of docs/privacy.md (privacy/audit_study.hpp). Prints the
-// markdown table, writes --out; a row that violates a lemma makes it exit 2. Its options are the
-// library's (audit_study_options), shared with python -m gpdp.distributed audit-study.
+// gpdp-lab audit-study: the tightness study of docs/privacy.md (privacy/audit_study.hpp). Prints
+// the markdown table, writes --out; a row that violates a lemma makes it exit 2. Its options are
+// the library's (audit_study_options), shared with python -m gpdp.distributed audit-study.
 #include <fmt/format.h>
 
 #include <functional>
@@ -36,7 +36,7 @@ void run(const SpecOptions& opts) {
 void setup(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "audit-study",
-      "The tightness study of docs/privacy.md: 'gpdp audit' (gradient and original Subplex\n"
+      "The tightness study of docs/privacy.md: 'gpdp-lab audit' (gradient and original Subplex\n"
       "searches) over a fixed table of settings (exponential kernel, d = 1, 2; n = 1 ... 155;\n"
       "lemmas B.1, b1-sharp, B.7), as a markdown table; exits 2 if any row violates any lemma.\n"
       "Every audit's local searches are tasks, all rows at once (python -m gpdp.distributed\n"

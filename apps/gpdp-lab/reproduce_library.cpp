@@ -1,4 +1,4 @@
-// gpdp reproduce TARGET for every reproduction of the library (gpdp/reproduce/targets.hpp: the
+// gpdp-lab reproduce TARGET for every reproduction of the library (gpdp/reproduce/targets.hpp: the
 // utility tables and figures, the attack figures, the OPS experiments) on this process's threads.
 #include "gpdp/reproduce/targets.hpp"
 #include "reproduce.hpp"

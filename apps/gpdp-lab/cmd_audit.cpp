@@ -1,4 +1,4 @@
-// gpdp audit: an empirical lower bound on the privacy loss, beside the proven upper bound. Its
+// gpdp-lab audit: an empirical lower bound on the privacy loss, beside the proven upper bound. Its
 // options and its report are the library's (privacy/audit_run.hpp), shared with python -m
 // gpdp.distributed audit.
 #include <fmt/format.h>
@@ -40,7 +40,7 @@ void setup(CLI::App& app) {
       "bound is; exits non-zero with VIOLATION if a concrete pair exceeds it. Seeded search.");
   auto opts = std::make_shared<SpecOptions>(sub, "audit");
   sub->footer(
-      "Example (a Δ_n √2 below Lemma B.1 is violated): gpdp audit --kernel exp1d --n 1 --r 1 "
+      "Example (a Δ_n √2 below Lemma B.1 is violated): gpdp-lab audit --kernel exp1d --n 1 --r 1 "
       "--sigma 0.1 --Delta-n 0.70710678 --delta 1e-5");
   sub->callback([opts] { run(*opts); });
 }
