@@ -21,6 +21,7 @@
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/search.hpp"
 #include "gpdp/experiments/utility_study.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/posteriors/ridge_cholesky.hpp"
 #include "gpdp/posteriors/spectral.hpp"
 #include "gpdp/posteriors/tridiagonal.hpp"
@@ -177,7 +178,7 @@ void table1_column_report() {
   spec.search.coarse = gx::default_search_grid(1);
   const auto t0 = Clock::now();
   const double c0 = cpu_seconds();
-  gpdp::tasks::ThreadExecutor executor(spec.threads);
+  gpdp::tasks::ThreadExecutor executor(spec.threads, gpdp::lab::registry());
   const gx::StudyResult r = gx::run_study(spec, executor);
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   const double measured = cpu_seconds() - c0;
@@ -241,7 +242,7 @@ void table4_report() {
   auto timed = [&](gx::PosteriorRoute route, gx::StudyResult* out) {
     spec.search_route = route;
     const double c0 = cpu_seconds();
-    gpdp::tasks::ThreadExecutor executor(spec.threads);
+    gpdp::tasks::ThreadExecutor executor(spec.threads, gpdp::lab::registry());
     *out = gx::run_study(spec, executor);
     return cpu_seconds() - c0;
   };

@@ -7,6 +7,7 @@
 #include "gpdp/attack/lira.hpp"
 #include "gpdp/attack/sweep.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/posterior.hpp"
 
 namespace gpdp::attack {
@@ -115,7 +116,7 @@ TEST(AttackLira, SeededAndIndependentOfThreads) {
   o.lira = small_options(200, 200);
   o.seeds = 3;
   const std::vector<SweepPoint> pts{{0.3, {{1.0, 1}}}, {3.0, {{1.0, 2}}}};
-  gpdp::tasks::ThreadExecutor one(1), two(2);
+  gpdp::tasks::ThreadExecutor one(1, gpdp::lab::registry()), two(2, gpdp::lab::registry());
   const auto a = run_sweep(pts, o, one);
   const auto b = run_sweep(pts, o, two);
   for (std::size_t p = 0; p < 2; ++p) {

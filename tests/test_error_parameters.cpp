@@ -39,9 +39,9 @@ TEST(ErrorParameters, AttackNamesTheKeyAndTheCliTheFlag) {
   EXPECT_EQ(message, "draws must be ≥ 1, got 0");
   EXPECT_EQ(parameters, std::vector<std::string>{"draws"});
 
-  const auto cli = test::run_cli("attack --draws 0 --shadow 50 --eval 50 --quiet");
+  const auto cli = test::run_lab_cli("attack --draws 0 --shadow 50 --eval 50 --quiet");
   EXPECT_EQ(cli.exit_code, 2);
-  EXPECT_EQ(cli.err, "gpdp: error: --draws must be ≥ 1, got 0\n");
+  EXPECT_EQ(cli.err, "gpdp-lab: error: --draws must be ≥ 1, got 0\n");
 }
 
 TEST(ErrorParameters, EveryParameterOfAMessageBecomesItsFlag) {

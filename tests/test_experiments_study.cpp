@@ -5,6 +5,7 @@
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
 #include "gpdp/experiments/utility_tasks.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "support/forgetful_executor.hpp"
@@ -68,7 +69,7 @@ void expect_same(const gx::StudyResult& a, const gx::StudyResult& b) {
 }  // namespace
 
 TEST(ExperimentsUtilityStudy, SameResultsWhenWorkersKeepNothing) {
-  gpdp::tasks::ThreadExecutor threads(2);
+  gpdp::tasks::ThreadExecutor threads(2, gpdp::lab::registry());
   const auto kept = gx::run_study(tiny_2d(), threads);
   EXPECT_GT(kept.reductions_per_pair, 0.0) << "the hybrid route was not exercised";
   gpdp::test::ForgetfulExecutor forgetful(&gx::forget_utility_task_state);
@@ -78,8 +79,8 @@ TEST(ExperimentsUtilityStudy, SameResultsWhenWorkersKeepNothing) {
 }
 
 TEST(ExperimentsUtilityStudy, DeterministicForAnyThreadCountAndFeasible) {
-  gpdp::tasks::ThreadExecutor one(1);
-  gpdp::tasks::ThreadExecutor two(2);
+  gpdp::tasks::ThreadExecutor one(1, gpdp::lab::registry());
+  gpdp::tasks::ThreadExecutor two(2, gpdp::lab::registry());
   const auto a = gx::run_study(tiny(1), one);
   const auto b = gx::run_study(tiny(2), two);
   ASSERT_EQ(a.pairs.size(), 6u);

@@ -10,8 +10,8 @@
 #include "gpdp/attack/attack_options.hpp"
 #include "gpdp/attack/attack_run.hpp"
 #include "gpdp/auditor/audit_run.hpp"
-#include "gpdp/commands/command_options.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/lab/command_options.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/release/manifest.hpp"
 #include "gpdp/release/release_options.hpp"
@@ -152,12 +152,12 @@ void expect_help_lists(const std::string& command, const std::vector<OptionSpec>
 }
 
 TEST_P(CommandOptions, HelpListsEveryOptionWithItsDefault) {
-  expect_help_lists(GetParam(), commands::command_options(GetParam()));
+  expect_help_lists(GetParam(), lab::command_options(GetParam()));
 }
 
 // Every option given (by its alias where it has one): the CLI's request is the library parser's.
 TEST_P(CommandOptions, CliBuildsTheRequestOfTheSpec) {
-  const auto specs = commands::command_options(GetParam());
+  const auto specs = lab::command_options(GetParam());
   std::string argv;
   options::GivenOptions given;
   for (const auto& spec : specs) {
@@ -172,8 +172,8 @@ TEST_P(CommandOptions, CliBuildsTheRequestOfTheSpec) {
   EXPECT_EQ(nlohmann::json::parse(r.out), options::parse_options(specs, given).request);
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryCommand, CommandOptions,
-                         ::testing::ValuesIn(commands::option_commands()), [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(EveryCommand, CommandOptions, ::testing::ValuesIn(lab::option_commands()),
+                         [](const auto& info) {
                            std::string name = info.param;
                            for (auto& c : name)
                              if (c == '-') c = '_';

@@ -9,6 +9,7 @@
 
 #include "gpdp/auditor/audit.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/privacy/bounds.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "support/paths.hpp"
@@ -222,7 +223,7 @@ TEST(PrivacyAudit, SameReportWhenTheSearchesRunAsTasks) {
   m.n = 3;
   m.r = 1.0;
   m.sigma = 1.0;
-  tasks::ThreadExecutor executor(2);
+  tasks::ThreadExecutor executor(2, lab::registry());
   for (const auto search : {AuditSearch::Gradient, AuditSearch::Subplex}) {
     auto s = quick_settings();
     s.search = search;

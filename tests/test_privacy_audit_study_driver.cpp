@@ -10,6 +10,7 @@
 #include "gpdp/auditor/audit_study.hpp"
 #include "gpdp/auditor/audit_study_row.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "support/paths.hpp"
 
@@ -58,7 +59,7 @@ TEST(AuditStudy, SameTableAndJsonOnOneAndTwoThreads) {
   AuditStudyRequest request;
   request.max_n = 2;
   request.out = tmp.file("one.json");
-  tasks::ThreadExecutor one(1), two(2);
+  tasks::ThreadExecutor one(1, lab::registry()), two(2, lab::registry());
   const AuditStudy a = run_audit_study(request, one);
   request.out = tmp.file("two.json");
   const AuditStudy b = run_audit_study(request, two);

@@ -1,7 +1,9 @@
 // The task seam (gpdp/tasks): registry dispatch and its errors, ThreadExecutor's order and
-// determinism on 1 and 4 threads, CallbackExecutor's transport, and CBOR keeping doubles exact.
+// determinism on 1 and 4 threads, CallbackExecutor's transport, CBOR keeping doubles exact, and
+// the product's registry holding none of the research tools' kinds (the lab registry all).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/tasks/cbor.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "gpdp/tasks/registry.hpp"
@@ -153,4 +156,26 @@ TEST(CallbackExecutor, RefusesNonFiniteParamsAndMissingResults) {
   gpdp::tasks::CallbackExecutor executor([](const auto&) { return std::vector<std::string>{}; });
   EXPECT_THROW(executor.map({{"rng.normals", {{"x", std::nan("")}}}}), gpdp::InputError);
   EXPECT_THROW(executor.map(normals_tasks(2)), gpdp::Error);
+}
+
+// The product (gpdp) runs the public search's and the release's tasks; the research tools' (the
+// utility study, the attack, OPS, the auditor) are only in the lab registry, on top of the
+// product's.
+TEST(Registries, TheProductHoldsNoResearchToolsKindAndTheLabHoldsAll) {
+  const auto product = gpdp::tasks::builtin_registry().kinds();
+  const auto lab = gpdp::lab::registry().kinds();
+  const auto has = [](const std::vector<std::string>& kinds, const std::string& kind) {
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  };
+  EXPECT_TRUE(has(product, "rng.normals"));
+  for (const auto& kind : product) {
+    EXPECT_TRUE(has(lab, kind)) << kind;
+    for (const char* prefix : {"utility.", "attack.", "ops.", "audit."}) {
+      EXPECT_NE(kind.rfind(prefix, 0), 0U) << kind;
+    }
+  }
+  for (const char* kind : {"utility.search", "attack.lira", "ops.repeat", "audit.ascent"}) {
+    EXPECT_TRUE(has(lab, kind)) << kind;
+  }
+  EXPECT_GT(lab.size(), product.size());
 }

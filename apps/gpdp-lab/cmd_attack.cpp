@@ -9,6 +9,8 @@
 #include "command.hpp"
 #include "gpdp/attack/attack_run.hpp"
 #include "gpdp/attack/sweep.hpp"
+#include "gpdp/lab/command_options.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "spec_options.hpp"
 
@@ -20,7 +22,7 @@ void run(const SpecOptions& opts) {
   const auto parsed = opts.parsed();
   if (SpecOptions::print_request(parsed)) return;
   const auto request = attack::attack_request_from_json(parsed.request);
-  tasks::ThreadExecutor executor(parsed.front_end.at("threads").get<int>());
+  tasks::ThreadExecutor executor(parsed.front_end.at("threads").get<int>(), lab::registry());
   const auto progress = parsed.front_end.at("quiet").get<bool>()
                             ? std::function<void(long, long)>{}
                             : attack::stderr_progress("attack");
@@ -35,7 +37,7 @@ void setup(CLI::App& app) {
       "density models fitted by maximum likelihood, evaluation on independent datasets. Reports\n"
       "AUC, TPR at FPR = 0.1/0.01/0.001, excess TPR and an empirical lower bound on ε (95 %,\n"
       "Clopper–Pearson), next to the accountant's (ε, δ) bound for the same release.");
-  auto opts = std::make_shared<SpecOptions>(sub, "attack");
+  auto opts = std::make_shared<SpecOptions>(sub, lab::command_options("attack"));
   sub->footer(
       "Example: gpdp-lab attack --r 0.1 --sigma 5 --draws 3 --shadow 10000 --eval 10000 --seeds "
       "10");

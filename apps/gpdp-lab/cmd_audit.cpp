@@ -6,6 +6,8 @@
 #include "command.hpp"
 #include "gpdp/auditor/audit_run.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/lab/command_options.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "spec_options.hpp"
 
@@ -21,7 +23,7 @@ void run(const SpecOptions& opts) {
   auto progress = [quiet](const std::string& msg) {
     if (!quiet) fmt::print(stderr, "{}\n", msg);
   };
-  tasks::ThreadExecutor executor(parsed.front_end.at("threads").get<int>());
+  tasks::ThreadExecutor executor(parsed.front_end.at("threads").get<int>(), lab::registry());
   const auto run = auditor::run_audit(request, executor, progress);
   fmt::print("{}", run.report);
   if (run.violation) {
@@ -38,7 +40,7 @@ void setup(CLI::App& app) {
       "for the largest EXACT Rényi divergence between the two released Gaussians, and compare it\n"
       "with the proven bound for the same flags (as for 'gpdp account'). Reports how tight the\n"
       "bound is; exits non-zero with VIOLATION if a concrete pair exceeds it. Seeded search.");
-  auto opts = std::make_shared<SpecOptions>(sub, "audit");
+  auto opts = std::make_shared<SpecOptions>(sub, lab::command_options("audit"));
   sub->footer(
       "Example (a Δ_n √2 below Lemma B.1 is violated): gpdp-lab audit --kernel exp1d --n 1 --r 1 "
       "--sigma 0.1 --Delta-n 0.70710678 --delta 1e-5");

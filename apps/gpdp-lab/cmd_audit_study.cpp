@@ -8,6 +8,8 @@
 #include "command.hpp"
 #include "gpdp/auditor/audit_study.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/lab/command_options.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "spec_options.hpp"
 
@@ -21,7 +23,7 @@ void run(const SpecOptions& opts) {
   const auto request = auditor::audit_study_request_from_json(parsed.request);
   const int threads = parsed.front_end.at("threads").get<int>();
   require(threads >= 0, "--threads must be ≥ 0");
-  tasks::ThreadExecutor executor(threads);
+  tasks::ThreadExecutor executor(threads, lab::registry());
   std::function<void(const std::string&)> progress;
   if (!parsed.front_end.at("quiet").get<bool>()) {
     progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
@@ -41,7 +43,7 @@ void setup(CLI::App& app) {
       "lemmas B.1, b1-sharp, B.7), as a markdown table; exits 2 if any row violates any lemma.\n"
       "Every audit's local searches are tasks, all rows at once (python -m gpdp.distributed\n"
       "audit-study runs the same on a cluster). About 3 CPU minutes; run it with nice.");
-  auto opts = std::make_shared<SpecOptions>(sub, "audit-study");
+  auto opts = std::make_shared<SpecOptions>(sub, lab::command_options("audit-study"));
   sub->callback([opts] { run(*opts); });
 }
 

@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/ops/experiment.hpp"
 #include "gpdp/ops/experiment_tasks.hpp"
 #include "gpdp/tasks/executor.hpp"
@@ -44,7 +45,7 @@ void run(OpsCommandOptions& o) {
   o.m.dpsgld_average = o.dpsgld_estimate == "average";
   const ops::SourceRef ref{o.data, o.data_dir, o.label};
   const ops::TabularSource& source = ops::shared_source(ref);
-  tasks::ThreadExecutor executor(o.threads);
+  tasks::ThreadExecutor executor(o.threads, lab::registry());
   const auto summary = ops::run_experiment(
       ref, method, o.epsilon, o.m, o.repeats, o.seed, executor, [](long done, long total) {
         std::fprintf(stderr, "\rgpdp-lab ops: repeat %ld/%ld", done, total);

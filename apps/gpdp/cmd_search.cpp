@@ -5,6 +5,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "gpdp/commands/command_options.hpp"
 #include "gpdp/experiments/public_search_run.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "spec_options.hpp"
@@ -36,7 +37,7 @@ void setup(CLI::App& app) {
       "private data: selecting θ on private data is not covered by the guarantee (paper §6).\n"
       "The θ evaluations run as tasks (one per length-scale ℓ of a round): the same result on\n"
       "any --threads, and on a cluster with `python -m gpdp.distributed search` (docs/scale.md).");
-  auto opts = std::make_shared<SpecOptions>(sub, "search");
+  auto opts = std::make_shared<SpecOptions>(sub, commands::command_options("search"));
   sub->footer(
       "Example: gpdp search --data public_train.csv --validation public_val.csv --x x1,x2 "
       "--target-epsilon 10 --n 292");

@@ -5,8 +5,8 @@
 
 #include <map>
 #include <stdexcept>
+#include <utility>
 
-#include "gpdp/commands/command_options.hpp"
 #include "gpdp/options/parameter_spelling.hpp"
 
 namespace gpdp::cli {
@@ -92,8 +92,8 @@ std::string with_flags(const Error& e, const CLI::App& app) {
   return options::spell_parameters(e.what(), e.parameters(), spelling);
 }
 
-SpecOptions::SpecOptions(CLI::App* app, const std::string& command)
-    : specs_(commands::command_options(command)) {
+SpecOptions::SpecOptions(CLI::App* app, std::vector<options::OptionSpec> specs)
+    : specs_(std::move(specs)) {
   for (const auto& spec : specs_) added_.push_back(add(app, spec));
 }
 

@@ -1,10 +1,11 @@
 #pragma once
-// A command whose options are data in the library (commands/command_options.hpp): adds them to its
+// A command whose options are data in the library (commands/command_options.hpp for gpdp's,
+// lab/command_options.hpp for gpdp-lab's): adds them to its
 // CLI11 subcommand (help, default, type, alias, required from the spec) and, after parsing, turns
 // the values given into the command's request with options::parse_options — the same function
 // `python -m gpdp.distributed` calls on what argparse collected, so both front ends build the same
 // request from the same argv. Usage:
-//   auto opts = std::make_shared<SpecOptions>(sub, "attack");
+//   auto opts = std::make_shared<SpecOptions>(sub, lab::command_options("attack"));
 //   sub->callback([opts] { const auto p = opts->parsed(); if (opts->print_request(p)) return; ...
 //   });
 #include <CLI/CLI.hpp>
@@ -43,7 +44,7 @@ CLI::Option* add_spec_option(CLI::App* app, const std::vector<options::OptionSpe
 
 class SpecOptions {
  public:
-  SpecOptions(CLI::App* app, const std::string& command);
+  SpecOptions(CLI::App* app, std::vector<options::OptionSpec> specs);
   // The values given (defaults for the rest), typed, split into request and front-end options.
   options::ParsedOptions parsed() const;
   // With --print-request: prints the request (one JSON line) and returns true.

@@ -14,6 +14,7 @@
 #include "gpdp/experiments/public_search_run.hpp"
 #include "gpdp/experiments/utility_study.hpp"
 #include "gpdp/experiments/utility_table.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::python {
@@ -200,7 +201,7 @@ void bind_study(py::module_& m) {
               progress(s);
             };
           }
-          tasks::ThreadExecutor executor(spec.threads);
+          tasks::ThreadExecutor executor(spec.threads, lab::registry());
           r = run_study(spec, executor, report);
         }
         return study_dict(r);

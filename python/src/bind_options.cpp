@@ -1,9 +1,10 @@
 // gpdp._core.command_options / parse_options: the commands' options as data (the library's one
-// definition, commands/command_options.hpp), for python -m gpdp.distributed's argparse front end.
+// definition, lab/command_options.hpp: the product's and the research tools'), for
+// python -m gpdp.distributed's argparse front end.
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
-#include "gpdp/commands/command_options.hpp"
+#include "gpdp/lab/command_options.hpp"
 #include "gpdp/options/parameter_spelling.hpp"
 
 namespace gpdp::python {
@@ -15,20 +16,20 @@ void bind_options(py::module_& m) {
       "command_options",
       [](const std::string& command) {
         nlohmann::json specs = nlohmann::json::array();
-        for (const auto& spec : commands::command_options(command)) specs.push_back(to_json(spec));
+        for (const auto& spec : lab::command_options(command)) specs.push_back(to_json(spec));
         return specs.dump();
       },
       py::arg("command"),
-      "The options of a command (gpdp COMMAND and python -m gpdp.distributed COMMAND) as JSON "
-      "text: a list of {flag, alias, type, default, default_text, required, help, key, parameter, "
-      "scope}.");
+      "The options of a command (gpdp[-lab] COMMAND and python -m gpdp.distributed COMMAND) as "
+      "JSON text: a list of {flag, alias, type, default, default_text, required, help, key, "
+      "parameter, scope}.");
   m.def(
-      "option_commands", [] { return commands::option_commands(); },
+      "option_commands", [] { return lab::option_commands(); },
       "The commands whose options gpdp._core.command_options lists.");
   m.def(
       "parse_options",
       [](const std::string& command, const options::GivenOptions& given) {
-        const auto parsed = options::parse_options(commands::command_options(command), given);
+        const auto parsed = options::parse_options(lab::command_options(command), given);
         return py::make_tuple(parsed.request.dump(), parsed.front_end.dump());
       },
       py::arg("command"), py::arg("given"),

@@ -6,9 +6,9 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/tasks/cbor.hpp"
 #include "gpdp/tasks/executor.hpp"
-#include "gpdp/tasks/registry.hpp"
 
 namespace gpdp::python {
 
@@ -31,7 +31,7 @@ void bind_tasks(py::module_& m) {
         std::string bytes;
         {
           const py::gil_scoped_release release;
-          bytes = tasks::to_cbor(tasks::run_task({kind, nlohmann::json::parse(params)}));
+          bytes = tasks::to_cbor(lab::run_task({kind, nlohmann::json::parse(params)}));
         }
         return py::bytes(bytes);
       },
@@ -39,7 +39,7 @@ void bind_tasks(py::module_& m) {
       "Runs one task of the library (kind, params as JSON text) and returns its result as CBOR "
       "bytes (doubles exact). What a gpdp.distributed worker runs.");
   m.def(
-      "task_kinds", [] { return tasks::builtin_registry().kinds(); },
+      "task_kinds", [] { return lab::registry().kinds(); },
       "The task kinds gpdp._core.run_task knows.");
 }
 

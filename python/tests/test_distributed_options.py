@@ -87,10 +87,10 @@ def test_an_abbreviated_flag_is_refused_as_by_the_cli(lab_cli):
     assert distributed("attack", "--shad", "300", "--print-request", check=False).returncode != 0
 
 
-def test_a_library_error_names_the_flag_as_the_cli_does(cli):
+def test_a_library_error_names_the_flag_as_the_cli_does(lab_cli):
     # The library names the parameter (draws); both command lines print it as their flag.
     argv = ["attack", "--draws", "0", "--shadow", "50", "--eval", "50", "--quiet"]
-    assert cli(*argv, check=False).stderr == "gpdp: error: --draws must be ≥ 1, got 0\n"
+    assert lab_cli(*argv, check=False).stderr == "gpdp-lab: error: --draws must be ≥ 1, got 0\n"
     r = distributed(*argv, "--scheduler", "processes:1", check=False)
     assert r.returncode != 0
     assert "gpdp.distributed attack: --draws must be ≥ 1, got 0" in r.stderr

@@ -1,13 +1,10 @@
-// The task kinds of the library: one list per module (add yours to make_builtin_registry). The
+// The task kinds of the product: one list per module (add yours to make_builtin_registry). The
 // registry sits above every module that defines tasks (the commands layer), so that those modules
 // include only the task seam (tasks/task.hpp, executor.hpp); builtin_registry() and run_task() are
 // declared in tasks/registry.hpp (ThreadExecutor takes the builtin registry by default) and defined
-// here.
-#include "gpdp/attack/tasks.hpp"
-#include "gpdp/auditor/audit_tasks.hpp"
+// here. The research tools' kinds (utility study, attack, OPS, auditor) are added on top of these
+// by lab/registry.hpp, which the product does not link.
 #include "gpdp/experiments/public_search_tasks.hpp"
-#include "gpdp/experiments/utility_tasks.hpp"
-#include "gpdp/ops/experiment_tasks.hpp"
 #include "gpdp/release/draw_task.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/tasks/registry.hpp"
@@ -26,12 +23,8 @@ nlohmann::json rng_normals(const nlohmann::json& params) {
 Registry make_builtin_registry() {
   Registry registry;
   registry.add("rng.normals", &rng_normals);
-  registry.add(experiments::utility_tasks());
   registry.add(experiments::public_search_tasks());
   registry.add(release::release_tasks());
-  registry.add(attack::attack_tasks());
-  registry.add(ops::ops_tasks());
-  registry.add(auditor::audit_tasks());
   return registry;
 }
 }  // namespace

@@ -6,9 +6,6 @@
 #include <functional>
 #include <map>
 
-#include "gpdp/attack/attack_options.hpp"
-#include "gpdp/auditor/audit_run.hpp"
-#include "gpdp/auditor/audit_study.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
 
@@ -19,9 +16,6 @@ using OptionList = std::function<std::vector<options::OptionSpec>()>;
 
 const std::map<std::string, OptionList>& commands() {
   static const std::map<std::string, OptionList> all{
-      {"attack", &attack::attack_options},
-      {"audit", &auditor::audit_options},
-      {"audit-study", &auditor::audit_study_options},
       {"search", &experiments::public_search_options},
   };
   return all;
@@ -33,7 +27,10 @@ std::vector<options::OptionSpec> command_options(const std::string& command) {
   require(it != commands().end(),
           fmt::format("no options are listed for a command '{}' (listed: {})", command,
                       fmt::join(option_commands(), ", ")));
-  auto specs = it->second();
+  return with_print_request(it->second());
+}
+
+std::vector<options::OptionSpec> with_print_request(std::vector<options::OptionSpec> specs) {
   specs.push_back(options::option("--print-request", options::OptionType::Flag, false,
                                   "Print the JSON request the options make (the same from the "
                                   "CLI and from python -m gpdp.distributed) and exit")

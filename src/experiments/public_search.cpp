@@ -8,7 +8,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/public_search_tasks.hpp"
-#include "gpdp/experiments/utility_study.hpp"
+#include "gpdp/experiments/search.hpp"
 
 namespace gpdp::experiments {
 

@@ -10,7 +10,7 @@
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/public_search.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
-#include "gpdp/experiments/utility_study.hpp"
+#include "gpdp/experiments/search.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/load_dataset.hpp"
 #include "gpdp/parse.hpp"

@@ -285,6 +285,11 @@ SearchGrid SearchGrid::log_spaced(double ell_lo, double ell_hi, int n_ell, doubl
           axis(sigma_lo, sigma_hi, n_sigma, "σ")};
 }
 
+SearchGrid default_search_grid(int dim) {
+  if (dim == 1) return SearchGrid::log_spaced(0.05, 20.0, 8, 0.01, 100.0, 13, 0.002, 50.0, 12);
+  return SearchGrid::log_spaced(0.05, 5.0, 6, 0.03, 30.0, 9, 0.05, 20.0, 8);
+}
+
 HyperparameterSearch::HyperparameterSearch(const BceObjective& objective, SearchSpec spec,
                                            std::function<void(const std::string&)> progress)
     : objective_(objective), spec_(std::move(spec)), progress_(std::move(progress)) {

@@ -238,11 +238,6 @@ Quartiles quartiles(std::vector<double> v) {
   return {at(0.25), at(0.5), at(0.75)};
 }
 
-SearchGrid default_search_grid(int dim) {
-  if (dim == 1) return SearchGrid::log_spaced(0.05, 20.0, 8, 0.01, 100.0, 13, 0.002, 50.0, 12);
-  return SearchGrid::log_spaced(0.05, 5.0, 6, 0.03, 30.0, 9, 0.05, 20.0, 8);
-}
-
 StudyResult run_study(const StudySpec& spec_in, tasks::Executor& executor,
                       const std::function<void(const std::string&)>& progress) {
   StudyResult result;

@@ -12,7 +12,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/public_search.hpp"
-#include "gpdp/experiments/utility_study.hpp"
+#include "gpdp/experiments/search.hpp"
 #include "gpdp/memory.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/preview/candidates.hpp"

@@ -5,11 +5,12 @@
 
 #include "gpdp/attack/bound.hpp"
 #include "gpdp/attack/sweep.hpp"
+#include "gpdp/lab/registry.hpp"
 
 namespace gpdp::attack {
 namespace {
 
-tasks::ThreadExecutor threads;  // all cores
+tasks::ThreadExecutor threads(0, lab::registry());  // all cores
 
 SweepOptions paper_scale(int seeds) {
   SweepOptions o;

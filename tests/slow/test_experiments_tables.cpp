@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpdp/experiments/utility_study.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/tasks/executor.hpp"
 
 namespace gx = gpdp::experiments;
@@ -17,7 +18,7 @@ TEST(ExperimentsTable1Reduced, NoisierSettingsCostLessPrivacyAndUtility) {
     s.validation_pairs = 200;
     s.releases = 20;
     s.search.coarse = gx::default_search_grid(1);
-    gpdp::tasks::ThreadExecutor executor(s.threads);
+    gpdp::tasks::ThreadExecutor executor(s.threads, gpdp::lab::registry());
     r.push_back(gx::run_study(s, executor));
   }
   // Paper Table 1: ε(θ*) and d_eff(θ*) fall with the NSR; the constrained θ is always feasible.

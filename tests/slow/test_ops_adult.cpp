@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpdp/io/data_dir.hpp"
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/ops/data_source.hpp"
 #include "gpdp/ops/experiment.hpp"
 #include "gpdp/ops/logistic.hpp"
@@ -95,7 +96,7 @@ TEST(OpsAdult, ReproduceQuickWritesCsvAndFigure) {
 // within 0.01 (ObjPert) / 0.06 (OPS, capped by the ball R = 2) of the non-private line.
 TEST(OpsAdult, AccuracyRisesWithEpsilonTowardsNonPrivate) {
   const gpdp::ops::SourceRef src{"adult", data_dir(), "y"};
-  gpdp::tasks::ThreadExecutor threads;
+  gpdp::tasks::ThreadExecutor threads(0, gpdp::lab::registry());
   gpdp::ops::MethodOptions m;
   m.ops.hmc.chains = 2;
   m.ops.hmc.samples = 50;

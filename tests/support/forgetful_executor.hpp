@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpdp/lab/registry.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/tasks/executor.hpp"
 
@@ -21,7 +22,7 @@ class ForgetfulExecutor final : public tasks::Executor {
     std::vector<nlohmann::json> results;
     for (const auto& task : list) {
       forget_();
-      results.push_back(tasks::run_task(task));
+      results.push_back(lab::run_task(task));
     }
     return results;
   }

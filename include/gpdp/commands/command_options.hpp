@@ -1,7 +1,8 @@
 #pragma once
-// The commands that both the CLI and `python -m gpdp.distributed` run on an executor, with their
-// options as data (options/option_spec.hpp): the list gpdp._core.command_options reads. Add a
-// command with one line in src/commands/command_options.cpp.
+// The product's commands that both the CLI and `python -m gpdp.distributed` run on an executor,
+// with their options as data (options/option_spec.hpp). Add a command with one line in
+// src/commands/command_options.cpp (a research tool's: lab/command_options.hpp, which lists both
+// and is what gpdp._core.command_options reads).
 #include <string>
 #include <vector>
 
@@ -14,5 +15,7 @@ namespace gpdp::commands {
 std::vector<options::OptionSpec> command_options(const std::string& command);
 // The commands listed, sorted.
 std::vector<std::string> option_commands();
+// `specs` with --print-request appended (what command_options returns for a list).
+std::vector<options::OptionSpec> with_print_request(std::vector<options::OptionSpec> specs);
 
 }  // namespace gpdp::commands

@@ -109,6 +109,10 @@ struct SearchGrid {
                                int n_r, double sigma_lo, double sigma_hi, int n_sigma);
 };
 
+// The default coarse θ grids of the paper's experiments (ours: the paper does not list them), also
+// what the public search and the preview start from.
+SearchGrid default_search_grid(int dim);
+
 struct SearchSpec {
   SearchGrid coarse;
   int refinement_rounds = 2;

@@ -98,7 +98,4 @@ struct Quartiles {
 };
 Quartiles quartiles(std::vector<double> values);
 
-// The default coarse θ grids of the paper's experiments (ours: the paper does not list them).
-SearchGrid default_search_grid(int dim);
-
 }  // namespace gpdp::experiments
