@@ -53,7 +53,7 @@ ReleaseRequest request(const test::TempDir& dir, int n) {
 
 TEST(ReleasePriorMean, ParsesItsSpecification) {
   EXPECT_TRUE(parse_prior_mean("dp").private_estimate);
-  EXPECT_EQ(parse_prior_mean("dp").fraction, 0.1);
+  EXPECT_FALSE(parse_prior_mean("dp").fraction.has_value());  // the public rule's share
   EXPECT_EQ(parse_prior_mean("dp:0.25").fraction, 0.25);
   EXPECT_FALSE(parse_prior_mean("6.5").private_estimate);
   EXPECT_EQ(parse_prior_mean("-1.5").value, -1.5);
@@ -109,6 +109,53 @@ TEST(ReleasePriorMean, SpendInCertificateAndLedgerAndTotalWithinTheTarget) {
     ASSERT_EQ(entry.record["events"].size(), 2u);
     EXPECT_EQ(entry.record["events"][0]["kind"], "prior-mean");
   }
+}
+
+// `dp` without a fraction: the public rule's share, clamp(ε(δ) at s = 0.1·M_Y, 0.1·E, 0.5·E),
+// checked against the closed form (Mironov: ε = ρ + 2√(ρ log(1/δ)), ρ = (2M_Y/n)²/(2s²)) on both
+// clamps and inside: n = 30 needs ε = 3.08 (E = 1: capped at 0.5; E = 10: 0.308), n = 200 needs
+// 0.434 (E = 1: 0.434; E = 10: floored at 0.1). Inside, the mean's noise is 0.1·M_Y.
+TEST(ReleasePriorMean, PublicRuleSpendsWhatResolvesTheMeanWithinItsBounds) {
+  test::TempDir dir;
+  int k = 0;
+  for (const int n : {30, 200}) {
+    for (const double target : {1.0, 10.0}) {
+      ReleaseRequest q = request(dir, n);
+      q.prior_mean = parse_prior_mean("dp");
+      q.calibration = CalibrationGoal{privacy::CalibrationParameter::R, target};
+      q.out_dir = dir.file(fmt::format("rule{}", k++));
+      q.insecure_seed = 5;
+      const ReleaseOutcome o = run_release(q);
+      const auto& c = o.certificate;
+      SCOPED_TRACE(fmt::format("n {}, target {}", n, target));
+      const double M = q.input.M_Y;
+      const double rho = std::pow(2.0 * M / n, 2) / (2 * std::pow(0.1 * M, 2));
+      const double needed = (rho + 2 * std::sqrt(rho * std::log(1 / q.delta))) / target;
+      const double fraction = std::clamp(needed, 0.1, 0.5);
+      EXPECT_NEAR(c["prior_mean"]["fraction"].get<double>(), fraction, 1e-9);
+      EXPECT_NEAR(c["prior_mean"]["epsilon"].get<double>(), fraction * target, 1e-6 * target);
+      EXPECT_NE(c["prior_mean"]["fraction_rule"].get<std::string>().find("public rule"),
+                std::string::npos);
+      const double s = c["prior_mean"]["noise_scale"].get<double>();
+      if (needed > 0.5) {
+        EXPECT_GT(s, 0.1 * M);
+      } else if (needed < 0.1) {
+        EXPECT_LT(s, 0.1 * M);
+      } else {
+        EXPECT_NEAR(s, 0.1 * M, 1e-4 * M);
+      }
+      EXPECT_LE(c["guarantee"]["epsilon"].get<double>(), target);
+    }
+  }
+  ReleaseRequest q = request(dir, 200);
+  q.prior_mean = parse_prior_mean("dp:0.25");
+  q.calibration = CalibrationGoal{privacy::CalibrationParameter::R, 1.0};
+  q.out_dir = dir.file("given");
+  q.insecure_seed = 5;
+  const ReleaseOutcome o = run_release(q);
+  const auto& c = o.certificate;
+  EXPECT_EQ(c["prior_mean"]["fraction"].get<double>(), 0.25);
+  EXPECT_EQ(c["prior_mean"]["fraction_rule"], "given (dp:FRACTION)");
 }
 
 // The drawn mean: clamp(mean(y) + s z, ±M_Y) over 4000 seeded releases, KS against N(ȳ, s²) (no

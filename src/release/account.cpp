@@ -9,6 +9,7 @@
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/envelope.hpp"
 #include "gpdp/release/grid_mean.hpp"
+#include "gpdp/release/prior_mean_share.hpp"
 #include "gpdp/release/stages.hpp"
 
 namespace gpdp::release {
@@ -88,8 +89,9 @@ ReleaseAccounting account_composition(const ReleaseRequest& q, const ValidatedRe
   a.mechanism = mechanism_of(q, v);
   privacy::Accountant parts;  // the release's parts drawn before the main mechanism
   if (q.prior_mean && q.prior_mean->private_estimate) {
-    // The prior mean's own ε(δ) is its fraction of the target; the main mechanism is then
-    // calibrated so that the composition of both meets the target (docs/privacy.md).
+    // The prior mean's own ε(δ) is its fraction of the target (given, or the public rule's); the
+    // main mechanism is then calibrated so that the composition of both meets the target
+    // (docs/privacy.md).
     privacy::GpMechanism pm;
     pm.kind = privacy::MechanismKind::PriorMean;
     pm.n = a.mechanism.n;
@@ -98,8 +100,12 @@ ReleaseAccounting account_composition(const ReleaseRequest& q, const ValidatedRe
     pm.noise_scale = q.prior_mean->noise.value_or(1.0);
     if (q.prior_mean->noise) {
       a.prior_mean = pm;
+      a.prior_mean_fraction = q.prior_mean->fraction.value_or(0.0);
     } else {
-      const double share = q.prior_mean->fraction * q.calibration->target_epsilon;
+      const double E = q.calibration->target_epsilon;
+      a.prior_mean_fraction =
+          q.prior_mean->fraction.value_or(prior_mean_fraction(pm, E, q.delta, q.conversion));
+      const double share = a.prior_mean_fraction * E;
       a.prior_mean = privacy::calibrate(pm, 1, privacy::CalibrationParameter::Noise,
                                         {share, q.delta, q.conversion})
                          .mechanism;

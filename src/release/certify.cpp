@@ -8,6 +8,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/release/grid_mean.hpp"
+#include "gpdp/release/prior_mean_share.hpp"
 #include "gpdp/release/stages.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/version.hpp"
@@ -15,6 +16,16 @@
 namespace gpdp::release {
 
 namespace {
+
+// How the private prior mean's share of ε was set (the certificate's prior_mean.fraction_rule).
+std::string prior_mean_fraction_rule(const PriorMeanSpec& p) {
+  if (p.noise) return "the preview's configuration (--config-from: fraction and noise s given)";
+  if (p.fraction) return "given (dp:FRACTION)";
+  return fmt::format(
+      "public rule: the share at which s = {}·M_Y, within [{}, {}] of the target "
+      "(docs/privacy.md)",
+      kPriorMeanResolution, kPriorMeanMinFraction, kPriorMeanMaxFraction);
+}
 
 using nlohmann::json;
 
@@ -146,7 +157,8 @@ json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
              "the GP mechanism ran on the responses re-centred at this mean and re-clipped to "
              "±M_Y; the released values are this mean plus its output (docs/privacy.md)"}};
     if (a.prior_mean) {
-      pm["fraction"] = q.prior_mean->fraction;
+      pm["fraction"] = a.prior_mean_fraction;
+      pm["fraction_rule"] = prior_mean_fraction_rule(*q.prior_mean);
       pm["noise_scale"] = a.prior_mean->noise_scale;
       pm["epsilon"] =
           privacy::Accountant().add(*a.prior_mean, 1).epsilon(q.delta, q.conversion).epsilon;

@@ -196,7 +196,7 @@ void read_public_parameters(const OptionValues& o, ReleaseRequest& q) {
   if (o.has("grid-map")) q.grid_map = o.parsed("grid-map", parse_grid_map);
   if (o.has("prior-mean")) {
     const json& v = o.get("prior-mean");
-    q.prior_mean = v.is_number() ? PriorMeanSpec{false, 0.1, v.get<double>(), std::nullopt}
+    q.prior_mean = v.is_number() ? PriorMeanSpec{false, std::nullopt, v.get<double>(), std::nullopt}
                                  : o.parsed("prior-mean", parse_prior_mean);
   }
 }

@@ -25,8 +25,9 @@ std::vector<options::OptionSpec> release_own_options() {
              "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}"),
       option("--prior-mean", OptionType::Text, nullptr,
              "GP prior mean (posterior-sample, functional): a value in response units (public, "
-             "free), or dp[:FRACTION] (default 0.1): a Gaussian-mechanism estimate of the mean of "
-             "the clipped responses spending FRACTION of --target-epsilon; the responses are "
+             "free), or dp[:FRACTION]: a Gaussian-mechanism estimate of the mean of the clipped "
+             "responses spending FRACTION of --target-epsilon (default: the public rule, the "
+             "share that makes its noise 0.1·M_Y, within [0.1, 0.5]); the responses are "
              "re-centred at it and re-clipped (docs/privacy.md)"),
       option("--cells", OptionType::Text, nullptr,
              "--mechanism grid-mean: public cells per axis, nx[,ny] (default: the UG rule of "

@@ -24,13 +24,15 @@ PriorMeanSpec parse_prior_mean(const std::string& text) {
     p.private_estimate = true;
     if (text.size() > 3) {
       std::size_t used = 0;
+      double fraction = 0;
       try {
-        p.fraction = std::stod(text.substr(3), &used);
+        fraction = std::stod(text.substr(3), &used);
       } catch (const std::exception&) {
         used = 0;
       }
-      require(used == text.size() - 3 && p.fraction > 0 && p.fraction < 1,
+      require(used == text.size() - 3 && fraction > 0 && fraction < 1,
               fmt::format("prior mean dp:FRACTION needs a fraction in (0, 1), got '{}'", text));
+      p.fraction = fraction;
     }
     return p;
   }

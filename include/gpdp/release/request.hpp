@@ -48,12 +48,13 @@ struct CalibrationGoal {
 
 // The GP prior's mean (docs/privacy.md "A private prior mean"): a public value in response units
 // (like the threshold; free), or a private estimate of the mean of the clipped responses by the
-// Gaussian mechanism, spending `fraction` of the target ε. The GP mechanism then runs on the
-// responses re-centred at it and re-clipped to ±M_Y, and the released field is m₀ + its output.
+// Gaussian mechanism, spending `fraction` of the target ε (or, when none is given, the public
+// rule's share: prior_mean_share). The GP mechanism then runs on the responses re-centred at it and
+// re-clipped to ±M_Y, and the released field is m₀ + its output.
 struct PriorMeanSpec {
-  bool private_estimate = false;  // "dp[:FRACTION]"
-  double fraction = 0.1;          // of the target ε (private)
-  double value = 0.0;             // response units (public)
+  bool private_estimate = false;   // "dp[:FRACTION]"
+  std::optional<double> fraction;  // of the target ε (private); none: the public rule
+  double value = 0.0;              // response units (public)
   // Private: the noise s of the mean, given (a preview's configuration) instead of calibrated.
   std::optional<double> noise;
 };

@@ -87,8 +87,10 @@ struct CalibrationReport {
 };
 struct ReleaseAccounting {
   privacy::GpMechanism mechanism;  // complete: n, dim, domain, M_Y from the data; calibrated
-  // A private prior mean: its Gaussian mechanism, calibrated to its fraction of the target ε.
+  // A private prior mean: its Gaussian mechanism, calibrated to its fraction of the target ε
+  // (the request's, or the public rule's: prior_mean_share.hpp).
   std::optional<privacy::GpMechanism> prior_mean;
+  double prior_mean_fraction = 0;
   privacy::ResolvedBounds bounds;
   // this release's events: the private prior mean (if any), then L draws of `mechanism`
   privacy::Accountant composition;
