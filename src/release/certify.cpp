@@ -19,7 +19,9 @@ namespace {
 
 // How the private prior mean's share of ε was set (the certificate's prior_mean.fraction_rule).
 std::string prior_mean_fraction_rule(const PriorMeanSpec& p) {
-  if (p.noise) return "the preview's configuration (--config-from: fraction and noise s given)";
+  if (p.noise)
+    return "the preview's configuration (a release configured by gpdp preview: fraction and noise "
+           "s given)";
   if (p.fraction) return "given (dp:FRACTION)";
   return fmt::format(
       "public rule: the share at which s = {}·M_Y, within [{}, {}] of the target "
