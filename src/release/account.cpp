@@ -103,8 +103,9 @@ ReleaseAccounting account_composition(const ReleaseRequest& q, const ValidatedRe
       a.prior_mean_fraction = q.prior_mean->fraction.value_or(0.0);
     } else {
       const double E = q.calibration->target_epsilon;
-      a.prior_mean_fraction =
-          q.prior_mean->fraction.value_or(prior_mean_fraction(pm, E, q.delta, q.conversion));
+      a.prior_mean_fraction = q.prior_mean->fraction
+                                  ? *q.prior_mean->fraction
+                                  : prior_mean_fraction(pm, E, q.delta, q.conversion);
       const double share = a.prior_mean_fraction * E;
       a.prior_mean = privacy::calibrate(pm, 1, privacy::CalibrationParameter::Noise,
                                         {share, q.delta, q.conversion})
