@@ -380,8 +380,12 @@ def evidence(results, epsilons, mechanisms):
              "cells map | C: posterior sample, prior mean dp − best trivial (≥ 0) |",
              "|---|---|---|---|---|---|---|---|"]
     out = {}
+    needed = ("grid mean + GP", "grid mean + GP, sign", "grid mean, cells map",
+              "posterior sample (CLI default), prior mean dp")
     for name, res in results.items():
         s = res["summary"]
+        if any(m not in s for m in needed):  # a --maps run without --base: not these checks
+            continue
 
         def acc(m, e):
             return s[m]["all" if "all" in s[m] else str(e)]["accuracy_mean"]
@@ -421,6 +425,8 @@ def evidence_auto(results, epsilons, mechanisms):
             continue
         trivial = max(s[m]["all"]["accuracy_mean"] for m in TRIVIAL)
         measured = [m for m in singles if m in s]  # an older frontier.json may lack newer rows
+        if not measured:  # a --maps run of auto alone without --base: nothing to compare with
+            continue
         for e in epsilons:
             acc = {m: s[m][str(e)]["accuracy_mean"] for m in measured + ["auto"]}
             best = max(measured, key=acc.get)

@@ -131,3 +131,21 @@ def test_maps_names_may_hold_commas():
     assert uf.map_names("grid mean + GP, sign,auto,grid mean, cells map", known) == [
         "grid mean + GP, sign", "auto", "grid mean, cells map"]
     assert uf.map_names("no such map,auto", known) == ["no such map", "auto"]
+
+
+def test_report_of_a_partial_run_without_base(quick, tmp_path):
+    """A --maps run without --base (e.g. auto alone) has no rows for the checks' other maps: the
+    report skips those checks instead of failing after the measuring, and keeps every score."""
+    out, report = quick
+    keep = ("trivial-out", "trivial-in", "non-private GP", "noisy grid (k=10)",
+            "noisy sign grid (cells=ℓ)", "auto")
+    partial = json.loads(json.dumps(report))
+    for res in partial["results"].values():
+        res["summary"] = {m: v for m, v in res["summary"].items() if m in keep}
+    (tmp_path / "partial.json").write_text(json.dumps(partial))
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--report-from", str(tmp_path / "partial.json"),
+                           "--out", str(tmp_path / "again")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    again = json.loads((tmp_path / "again" / "frontier.json").read_text())
+    assert again["evidence"] == {} and again["evidence_auto"] == {}
+    assert again["results"]["meuse"]["summary"]["auto"] == partial["results"]["meuse"]["summary"]["auto"]
