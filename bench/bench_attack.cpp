@@ -24,7 +24,7 @@
 #include "gpdp/attack/gauss_hermite.hpp"
 #include "gpdp/attack/lira.hpp"
 #include "gpdp/posterior.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace {
 

@@ -19,10 +19,10 @@
 
 #include "gpdp/grid.hpp"
 #include "gpdp/posterior.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/circulant.hpp"
 #include "gpdp/samplers/dense.hpp"
 #include "gpdp/samplers/pathwise.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace {
 

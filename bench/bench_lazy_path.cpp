@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "gpdp/posterior.hpp"
-#include "gpdp/sample_path.hpp"
+#include "gpdp/samplers/sample_path.hpp"
 
 namespace {
 

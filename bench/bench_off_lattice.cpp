@@ -33,8 +33,8 @@
 #include "gpdp/memory.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/release/covariate_snap.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/pathwise.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "gpdp/samplers/torus_sites.hpp"
 
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "gpdp/posterior.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/dense.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace {
 

@@ -25,7 +25,7 @@
 #include "gpdp/posteriors/ridge_cholesky.hpp"
 #include "gpdp/posteriors/spectral.hpp"
 #include "gpdp/posteriors/tridiagonal.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "gpdp/vector_exp.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/memory.hpp"
-#include "gpdp/samplers/markov.hpp"
+#include "gpdp/ornstein_uhlenbeck.hpp"
 
 namespace gpdp {
 

@@ -15,7 +15,7 @@
 #include "gpdp/posteriors/distances.hpp"
 #include "gpdp/posteriors/spectral.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp {

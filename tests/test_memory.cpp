@@ -16,10 +16,10 @@
 #include "gpdp/memory.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/posteriors/distances.hpp"
-#include "gpdp/sample_path.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/dense.hpp"
 #include "gpdp/samplers/prior.hpp"
+#include "gpdp/samplers/sample_path.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp {

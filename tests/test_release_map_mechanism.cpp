@@ -12,7 +12,7 @@
 #include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/prepared_release.hpp"
 #include "gpdp/release/release.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "support/gof.hpp"
 #include "support/paths.hpp"
 

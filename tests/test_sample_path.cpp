@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
-#include "gpdp/sample_path.hpp"
+#include "gpdp/samplers/sample_path.hpp"
 #include "support/gof.hpp"
 #include "support/regression_data.hpp"
 

@@ -11,8 +11,8 @@
 #include <Eigen/Dense>
 
 #include "gpdp/error.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/dense.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "support/gof.hpp"
 #include "support/regression_data.hpp"
 

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "gpdp/error.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/pathwise.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp {
 namespace {

@@ -9,7 +9,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "options.hpp"
 
 namespace gpdp::cli {

@@ -6,7 +6,7 @@
 // covariates) LAZILY: on the first query that needs it, once, thread-safely, and then reused by
 // every query and sampler. With the 1-D exponential kernel (Ornstein–Uhlenbeck, Lemma B.6) mean,
 // variance, excursion probability, d_eff and the weights come from an O(n) state-space engine
-// (samplers/markov.hpp) and the n x n factorisation is never formed unless covariance(),
+// (ornstein_uhlenbeck.hpp) and the n x n factorisation is never formed unless covariance(),
 // cross_covariance() or factor() is asked for.
 #include <Eigen/Core>
 #include <memory>
@@ -16,7 +16,7 @@
 
 namespace gpdp {
 
-class OrnsteinUhlenbeckPosterior;  // gpdp/samplers/markov.hpp
+class OrnsteinUhlenbeckPosterior;  // gpdp/ornstein_uhlenbeck.hpp
 
 // θ = (ℓ, r, σ): ℓ lives in the Kernel; r is the effective ridge (r² = λ²/σ²); σ the prior scale.
 struct Hyperparameters {

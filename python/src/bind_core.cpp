@@ -13,8 +13,8 @@
 #include "gpdp/kernel.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/sample_path.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sample_path.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp::python {
 

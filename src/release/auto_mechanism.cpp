@@ -17,8 +17,8 @@
 #include "gpdp/release/prepared_release.hpp"
 #include "gpdp/release/release.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/prior.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp::release {
 

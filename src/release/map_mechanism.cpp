@@ -9,8 +9,8 @@
 #include "gpdp/posterior.hpp"
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/request.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/prior.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp::release {
 

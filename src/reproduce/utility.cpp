@@ -31,7 +31,7 @@
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/release/postprocess.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "gpdp/version.hpp"
 

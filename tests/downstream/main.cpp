@@ -6,7 +6,7 @@
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "gpdp/version.hpp"
 
 int main() {

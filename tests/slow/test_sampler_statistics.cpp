@@ -5,9 +5,9 @@
 // smallest KS p-value is below 1e-4: false-alarm rate ≤ 2e-4 per check, fixed seeds.
 #include <gtest/gtest.h>
 
-#include "gpdp/sample_path.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/pathwise.hpp"
+#include "gpdp/samplers/sample_path.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "support/gof.hpp"
 
 namespace gpdp {

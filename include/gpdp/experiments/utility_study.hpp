@@ -24,7 +24,7 @@
 #include "gpdp/experiments/privacy_constraint.hpp"
 #include "gpdp/experiments/search.hpp"
 #include "gpdp/grid.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "gpdp/tasks/executor.hpp"
 
 namespace gpdp::experiments {

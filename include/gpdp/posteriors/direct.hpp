@@ -1,6 +1,6 @@
 #pragma once
 // The multi-ridge interface (multi_ridge.hpp) served by one Posterior per ridge: for the 1-D
-// exponential kernel the O(n + m) Markov engine (samplers/markov.hpp), otherwise a Cholesky of
+// exponential kernel the O(n + m) Markov engine (ornstein_uhlenbeck.hpp), otherwise a Cholesky of
 // K + r² I and an n x m solve. Nothing is shared between ridges (reduces() is false).
 #include <optional>
 

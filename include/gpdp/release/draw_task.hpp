@@ -20,8 +20,8 @@
 #include "gpdp/privacy/mechanism.hpp"
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/snapping.hpp"
-#include "gpdp/sample_path.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sample_path.hpp"
+#include "gpdp/samplers/sampler.hpp"
 #include "gpdp/tasks/task.hpp"
 
 namespace gpdp::release {

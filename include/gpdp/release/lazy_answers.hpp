@@ -12,7 +12,7 @@
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/sample_path.hpp"
+#include "gpdp/samplers/sample_path.hpp"
 
 namespace gpdp::release {
 

@@ -20,7 +20,7 @@
 #include "gpdp/release/input.hpp"
 #include "gpdp/release/ledger.hpp"
 #include "gpdp/release/path_store.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp::release {
 

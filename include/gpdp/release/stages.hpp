@@ -38,7 +38,7 @@
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/request.hpp"
 #include "gpdp/release/snapping.hpp"
-#include "gpdp/sample_path.hpp"
+#include "gpdp/samplers/sample_path.hpp"
 
 namespace gpdp::release {
 

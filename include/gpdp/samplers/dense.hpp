@@ -10,7 +10,7 @@
 
 #include "gpdp/posterior.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp {
 

@@ -28,8 +28,8 @@
 #include "gpdp/grid.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/circulant.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp {
 

@@ -1,4 +1,4 @@
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 #include <fmt/format.h>
 

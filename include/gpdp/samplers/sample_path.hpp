@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "gpdp/grid.hpp"
-#include "gpdp/path_conditioning.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/rng.hpp"
-#include "gpdp/sampler.hpp"
+#include "gpdp/samplers/path_conditioning.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp {
 

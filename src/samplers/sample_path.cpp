@@ -1,12 +1,12 @@
-#include "gpdp/sample_path.hpp"
+#include "gpdp/samplers/sample_path.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/sampler.hpp"
 #include "gpdp/samplers/markov.hpp"
+#include "gpdp/samplers/sampler.hpp"
 
 namespace gpdp {
 

@@ -1,4 +1,4 @@
-#include "gpdp/path_conditioning.hpp"
+#include "gpdp/samplers/path_conditioning.hpp"
 
 #include <fmt/format.h>
 
