@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/privacy/json.hpp"
 #include "gpdp/privacy/risk.hpp"
 #include "privacy_options.hpp"
 
@@ -32,16 +33,11 @@ void run(const AccountArgs& a) {
   const auto risk = privacy::attack_risk(composition, g);
   if (!g.note().empty()) fmt::print(stderr, "gpdp: note: {}\n", g.note());
   if (a.json) {
-    nlohmann::json j;
-    j["epsilon"] = g.epsilon;
-    j["delta"] = g.delta;
-    j["alpha"] = g.alpha;
-    j["rdp"] = g.rdp;
+    nlohmann::json j = privacy::brief_json(g);
     j["Vn"] = b.Vn;
     j["Delta_n"] = b.Delta_n;
     j["kappa"] = b.kappa;
     j["tau"] = b.tau;
-    j["conversion"] = privacy::to_string(conv);
     j["sensitivity_lemma"] = privacy::to_string(mech.lemma);
     j["draws"] = a.acc.draws;
     j["mechanism"] = privacy::to_string(mech.kind);

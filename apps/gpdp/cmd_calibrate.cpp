@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/calibrate.hpp"
+#include "gpdp/privacy/json.hpp"
 #include "privacy_options.hpp"
 
 namespace gpdp::cli {
@@ -24,10 +25,6 @@ struct CalibrateArgs {
   bool json = false;
 };
 
-nlohmann::json number_or_inf(double v) {
-  return std::isinf(v) ? nlohmann::json("inf") : nlohmann::json(v);
-}
-
 void run(const CalibrateArgs& a) {
   const auto what = privacy::parse_calibration_parameter(a.solve);
   require(std::isfinite(a.target_epsilon) && a.target_epsilon > 0,
@@ -41,26 +38,20 @@ void run(const CalibrateArgs& a) {
   const auto c = privacy::calibrate(mech, a.acc.draws, what, {a.target_epsilon, a.acc.delta, conv});
   const auto b = privacy::resolve_bounds(c.mechanism);
   if (a.json) {
-    nlohmann::json j;
+    nlohmann::json j = privacy::brief_json(c.achieved);
     j["solve"] = privacy::to_string(what);
     j["value"] = c.value;
     j["target_epsilon"] = a.target_epsilon;
-    j["epsilon"] = c.achieved.epsilon;
-    j["delta"] = c.achieved.delta;
-    j["alpha"] = c.achieved.alpha;
-    j["rdp"] = c.achieved.rdp;
     j["draws"] = c.draws;
     j["r"] = c.mechanism.r;
-    j["sigma"] = number_or_inf(c.mechanism.sigma);
+    j["sigma"] = privacy::number_or_inf(c.mechanism.sigma);
     j["eta"] = c.mechanism.eta;
     j["mechanism"] = privacy::to_string(c.mechanism.kind);
-    if (privacy::has_noise_scale(c.mechanism.kind)) j["noise_scale"] = c.mechanism.noise_scale;
-    if (c.mechanism.kind == privacy::MechanismKind::GridMean)
-      j["count_noise"] = privacy::grid_mean_count_noise(c.mechanism);
+    j.update(privacy::noise_json(c.mechanism));
+    j.erase("cells");  // this output has never shown the grid mean's cells
     j["Vn"] = b.Vn;
     j["Delta_n"] = b.Delta_n;
     j["kappa"] = b.kappa;
-    j["conversion"] = privacy::to_string(conv);
     j["sensitivity_lemma"] = privacy::to_string(c.mechanism.lemma);
     j["note"] = c.note;
     fmt::print("{}\n", j.dump(2));

@@ -14,6 +14,7 @@
 #include "gpdp/io/atomic_file.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/plot/figure.hpp"
+#include "gpdp/privacy/json.hpp"
 #include "gpdp/privacy/risk.hpp"
 
 namespace gpdp::attack {
@@ -103,7 +104,7 @@ std::string report_json(const AttackRequest& a, const LiraOptions& o, const Find
   j["conversion"] = privacy::to_string(f.conversion);
   j["sensitivity_lemma"] = privacy::to_string(attack_mechanism(o.shadow, a.r, a.sigma).lemma);
   j["r"] = a.r;
-  j["sigma"] = std::isinf(a.sigma) ? nlohmann::json("inf") : nlohmann::json(a.sigma);
+  j["sigma"] = privacy::number_or_inf(a.sigma);
   j["draws"] = a.draws;
   j["n"] = a.n;
   j["kernel"] = o.shadow.kernel.name();

@@ -6,6 +6,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/plot/figure.hpp"
+#include "gpdp/privacy/json.hpp"
 #include "gpdp/version.hpp"
 
 namespace gpdp::preview {
@@ -101,11 +102,7 @@ json config_json(const ReleaseConfig& c, double delta, privacy::Conversion conve
          {"lemma", privacy::to_string(m.lemma)},
          {"n", m.n},
          {"M_Y", m.M_Y}};
-  if (privacy::has_noise_scale(m.kind)) j["noise_scale"] = m.noise_scale;
-  if (m.kind == privacy::MechanismKind::GridMean) {
-    j["count_noise"] = privacy::grid_mean_count_noise(m);
-    j["cells"] = m.cells;
-  }
+  j.update(privacy::noise_json(m));
   if (!functional) {
     j["sigma"] = m.sigma;
     j["eta"] = m.eta;

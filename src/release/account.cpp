@@ -8,6 +8,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 #include "gpdp/privacy/envelope.hpp"
+#include "gpdp/privacy/json.hpp"
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/prior_mean_share.hpp"
 #include "gpdp/release/stages.hpp"
@@ -44,13 +45,8 @@ LedgerEntry ledger_entry(const ReleaseRequest& q, const ValidatedRelease& v,
                   {"threshold", q.threshold},
                   {"points", v.evaluation.points.rows()},
                   {"sampler", to_string(q.sampler)}};
-  if (privacy::has_noise_scale(a.mechanism.kind))
-    e.parameters["noise_scale"] = a.mechanism.noise_scale;
+  e.parameters.update(privacy::noise_json(a.mechanism));
   if (a.prior_mean) e.parameters["prior_mean_noise"] = a.prior_mean->noise_scale;
-  if (a.mechanism.kind == privacy::MechanismKind::GridMean) {
-    e.parameters["count_noise"] = privacy::grid_mean_count_noise(a.mechanism);
-    e.parameters["cells"] = a.mechanism.cells;
-  }
   e.out_dir = std::filesystem::absolute(q.out_dir).string();
   e.data_sha256 = v.prepared.sha256;
   return e;

@@ -7,6 +7,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
+#include "gpdp/privacy/json.hpp"
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/prior_mean_share.hpp"
 #include "gpdp/release/stages.hpp"
@@ -30,17 +31,6 @@ std::string prior_mean_fraction_rule(const PriorMeanSpec& p) {
 }
 
 using nlohmann::json;
-
-json guarantee_json(const privacy::Guarantee& g) {
-  return {{"epsilon", g.epsilon},
-          {"delta", g.delta},
-          {"alpha_star", g.alpha},
-          {"rdp_at_alpha_star", g.rdp},
-          {"alpha_max", std::isinf(g.alpha_max) ? json("inf") : json(g.alpha_max)},
-          {"conversion", privacy::to_string(g.conversion)},
-          {"conversion_citation", privacy::conversion_citation(g.conversion)},
-          {"note", g.note()}};
-}
 
 std::string file_name(const std::string& path) {
   return std::filesystem::path(path).filename().string();
@@ -99,26 +89,23 @@ json evaluation_json(const Evaluation& e) {
           {"points_file", name_or_null(e.points_file)}};
 }
 
+// The released mechanism: its kind, its noise (privacy::noise_json) and what it released.
 json mechanism_json(const privacy::GpMechanism& m) {
+  json j = privacy::noise_json(m);
+  j["kind"] = privacy::to_string(m.kind);
   if (m.kind == privacy::MechanismKind::GridMean) {
-    return {{"kind", privacy::to_string(m.kind)},
-            {"noise_scale", m.noise_scale},
-            {"count_noise", privacy::grid_mean_count_noise(m)},
-            {"cells", m.cells},
-            {"released",
-             "per public cell the sum of the clipped responses + N(0, s_S²) and the count + "
-             "N(0, s_N²) (cells.csv); everything else is post-processing of that table: the map is "
-             "the mean of a GP fitted to the noisy cell means (docs/privacy.md, the grid mean)"}};
+    j["released"] =
+        "per public cell the sum of the clipped responses + N(0, s_S²) and the count + "
+        "N(0, s_N²) (cells.csv); everything else is post-processing of that table: the map is "
+        "the mean of a GP fitted to the noisy cell means (docs/privacy.md, the grid mean)";
+  } else if (m.kind != privacy::MechanismKind::Functional) {
+    j["released"] = "L posterior sample paths at θ (plus GP(0, η²k) noise when η > 0)";
+  } else {
+    j["released"] =
+        "μ_D + s·g per draw: the kernel ridge mean at ridge r (σ plays no part) plus s times "
+        "an exact GP(0, k) draw (docs/privacy.md)";
   }
-  if (m.kind != privacy::MechanismKind::Functional) {
-    return {{"kind", privacy::to_string(m.kind)},
-            {"released", "L posterior sample paths at θ (plus GP(0, η²k) noise when η > 0)"}};
-  }
-  return {{"kind", privacy::to_string(m.kind)},
-          {"noise_scale", m.noise_scale},
-          {"released",
-           "μ_D + s·g per draw: the kernel ridge mean at ridge r (σ plays no part) plus s times "
-           "an exact GP(0, k) draw (docs/privacy.md)"}};
+  return j;
 }
 
 json certificate_json(const ReleaseRequest& q, const ValidatedRelease& v,
@@ -302,7 +289,7 @@ json privacy_json(const ReleaseRequest& q, const ReleaseAccounting& a) {
          {"M_Y", m.M_Y},
          {"sensitivity", sensitivity_json(a)},
          {"draws", q.draws},
-         {"guarantee", guarantee_json(a.guarantee)},
+         {"guarantee", privacy::to_json(a.guarantee)},
          {"parts", parts},
          {"privacy_record", record}};
   if (q.selection) j["auto"] = q.selection->report;

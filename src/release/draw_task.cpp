@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
+#include "gpdp/privacy/json.hpp"
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/map_mechanism.hpp"
 #include "gpdp/release/request.hpp"
@@ -52,46 +53,13 @@ Grid grid_from_json(const json& axes) {
   return Grid(out);
 }
 
-json mechanism_json(const privacy::GpMechanism& m) {
-  return {{"kind", privacy::to_string(m.kind)},
-          {"kernel", m.kernel->name()},
-          {"ell", m.kernel->lengthscale()},
-          {"r", m.r},
-          {"sigma", m.sigma},
-          {"eta", m.eta},
-          {"noise_scale", m.noise_scale},
-          {"count_noise", m.count_noise},
-          {"cells", m.cells},
-          {"domain", m.domain ? json(m.domain->to_string()) : json(nullptr)},
-          {"dim", m.dim},
-          {"n", m.n},
-          {"M_Y", m.M_Y}};
-}
-
-privacy::GpMechanism mechanism_from_json(const json& j) {
-  privacy::GpMechanism m;
-  m.kind = privacy::parse_mechanism_kind(j.at("kind").get<std::string>());
-  m.kernel = Kernel::from_name(j.at("kernel").get<std::string>(), j.at("ell").get<double>());
-  m.r = j.at("r").get<double>();
-  m.sigma = j.at("sigma").get<double>();
-  m.eta = j.at("eta").get<double>();
-  m.noise_scale = j.at("noise_scale").get<double>();
-  m.count_noise = j.at("count_noise").get<double>();
-  m.cells = j.at("cells").get<std::vector<long>>();
-  if (!j.at("domain").is_null()) m.domain = Box::parse(j.at("domain").get<std::string>());
-  m.dim = j.at("dim").get<int>();
-  m.n = j.at("n").get<long>();
-  m.M_Y = j.at("M_Y").get<double>();
-  return m;
-}
-
 }  // namespace
 
 json to_json(const DrawSpec& s) {
   json j{{"X", columns_json(s.X)},
          {"y", columns_json(s.y)},
          {"n", s.X.rows()},
-         {"mechanism", mechanism_json(s.mechanism)},
+         {"mechanism", privacy::draw_json(s.mechanism)},
          {"points", columns_json(s.points)},
          {"m", s.points.rows()},
          {"grid", s.grid ? grid_json(*s.grid) : json(nullptr)},
@@ -112,7 +80,7 @@ DrawSpec draw_spec_from_json(const json& j) {
   const auto n = j.at("n").get<Eigen::Index>();
   s.X = matrix_from_columns(j.at("X"), n, "draw spec X");
   s.y = matrix_from_columns(j.at("y"), n, "draw spec y").col(0);
-  s.mechanism = mechanism_from_json(j.at("mechanism"));
+  s.mechanism = privacy::mechanism_from_draw_json(j.at("mechanism"));
   s.points = matrix_from_columns(j.at("points"), j.at("m").get<Eigen::Index>(), "draw spec points");
   if (!j.at("grid").is_null()) s.grid = grid_from_json(j.at("grid"));
   s.cells = j.at("cells").get<std::vector<Eigen::Index>>();

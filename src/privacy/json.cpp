@@ -1,0 +1,207 @@
+#include "gpdp/privacy/json.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "gpdp/error.hpp"
+#include "gpdp/privacy/event.hpp"
+
+namespace gpdp::privacy {
+
+using nlohmann::json;
+
+json number_or_inf(double v) { return std::isinf(v) ? json("inf") : json(v); }
+
+double number_or_inf(const json& j) {
+  if (j.is_string() && j.get<std::string>() == "inf")
+    return std::numeric_limits<double>::infinity();
+  return j.get<double>();
+}
+
+namespace {
+constexpr const char* kPosteriorSample = "gp-posterior-sample";
+constexpr const char* kFunctional = "gp-functional-mean";
+constexpr const char* kGridMean = "grid-mean";
+constexpr const char* kPriorMean = "prior-mean";
+
+// The kind of a description; InputError naming `source` for none of the four.
+std::string described_kind(const json& j, const std::string& source) {
+  const std::string kind = j.is_object() ? j.value("kind", "") : "";
+  if (kind != kPosteriorSample && kind != kFunctional && kind != kGridMean && kind != kPriorMean) {
+    throw InputError(fmt::format("{}: not a {}, {}, {} or {} mechanism description", source,
+                                 kPosteriorSample, kFunctional, kGridMean, kPriorMean));
+  }
+  return kind;
+}
+
+// The grid mean and the prior mean: Gaussian mechanisms on aggregates (no kernel, θ or lemma).
+GpMechanism aggregate_from_json(const json& j, const std::string& kind) {
+  GpMechanism m;
+  m.kind = kind == kGridMean ? MechanismKind::GridMean : MechanismKind::PriorMean;
+  m.n = j.at("n").get<long>();
+  m.M_Y = j.at("M_Y").get<double>();
+  m.noise_scale = j.at("noise_scale").get<double>();
+  if (m.kind == MechanismKind::GridMean) {
+    m.count_noise = j.at("count_noise").get<double>();
+    m.cells = j.at("cells").get<std::vector<long>>();
+  }
+  return m;
+}
+
+// The fields of a description whose kind is known (described_kind).
+GpMechanism described_mechanism(const json& j, const std::string& kind) {
+  if (kind == kGridMean || kind == kPriorMean) return aggregate_from_json(j, kind);
+  GpMechanism m;
+  m.dim = j.at("dim").get<int>();
+  m.n = j.at("n").get<long>();
+  m.r = j.at("r").get<double>();
+  if (kind == kFunctional) {
+    m.kind = MechanismKind::Functional;
+    m.noise_scale = j.at("noise_scale").get<double>();
+  } else {
+    m.sigma = number_or_inf(j.at("sigma"));
+    m.eta = j.at("eta").get<double>();
+  }
+  m.M_Y = j.at("M_Y").get<double>();
+  const std::string lemma = j.at("lemma").get<std::string>();
+  m.lemma = lemma == "user" ? SensitivityLemma::User : parse_sensitivity_lemma(lemma);
+  if (j.contains("kernel")) {
+    m.kernel = Kernel::from_name(j["kernel"].at("name").get<std::string>(),
+                                 j["kernel"].at("ell").get<double>());
+  }
+  if (j.contains("domain")) m.domain = Box::parse(j["domain"].get<std::string>());
+  if (j.contains("kappa")) m.kappa = j["kappa"].get<double>();
+  if (j.contains("rkhs_norm")) m.rkhs_norm = j["rkhs_norm"].get<double>();
+  if (j.contains("user_Vn")) m.user_Vn = j["user_Vn"].get<double>();
+  if (j.contains("user_Delta_n")) m.user_Delta_n = j["user_Delta_n"].get<double>();
+  return m;
+}
+
+InputError malformed(const std::string& source, const json::exception& ex) {
+  return InputError(fmt::format("{}: malformed mechanism description ({})", source, ex.what()));
+}
+
+}  // namespace
+
+json noise_json(const GpMechanism& m) {
+  json j = json::object();
+  if (has_noise_scale(m.kind)) j["noise_scale"] = m.noise_scale;
+  if (m.kind == MechanismKind::GridMean) {
+    j["count_noise"] = grid_mean_count_noise(m);
+    j["cells"] = m.cells;
+  }
+  return j;
+}
+
+json to_json(const GpMechanism& m) {
+  if (m.kind == MechanismKind::GridMean || m.kind == MechanismKind::PriorMean) {
+    json j{{"kind", m.kind == MechanismKind::GridMean ? kGridMean : kPriorMean},
+           {"n", m.n},
+           {"M_Y", m.M_Y}};
+    j.update(noise_json(m));
+    return j;
+  }
+  const bool functional = m.kind == MechanismKind::Functional;
+  json j{{"kind", functional ? kFunctional : kPosteriorSample},
+         {"dim", m.dim},
+         {"n", m.n},
+         {"r", m.r},
+         {"M_Y", m.M_Y},
+         {"lemma", to_string(m.lemma)}};
+  if (functional) {
+    j.update(noise_json(m));
+  } else {
+    j["sigma"] = number_or_inf(m.sigma);
+    j["eta"] = m.eta;
+  }
+  if (m.kernel) j["kernel"] = {{"name", m.kernel->name()}, {"ell", m.kernel->lengthscale()}};
+  if (m.domain) j["domain"] = m.domain->to_string();
+  if (m.kappa) j["kappa"] = *m.kappa;
+  if (m.rkhs_norm >= 0) j["rkhs_norm"] = m.rkhs_norm;
+  if (m.user_Vn) j["user_Vn"] = *m.user_Vn;
+  if (m.user_Delta_n) j["user_Delta_n"] = *m.user_Delta_n;
+  return j;
+}
+
+GpMechanism mechanism_from_json(const json& j, const std::string& source) {
+  try {
+    return described_mechanism(j, described_kind(j, source));
+  } catch (const json::exception& ex) {
+    throw malformed(source, ex);
+  }
+}
+
+json to_json(const Event& e) {
+  json j = to_json(e.mechanism);
+  j["count"] = e.count;
+  return j;
+}
+
+Event event_from_json(const json& j, const std::string& source) {
+  try {
+    const std::string kind = described_kind(j, source);
+    Event e;
+    e.count = j.at("count").get<long>();
+    e.mechanism = described_mechanism(j, kind);
+    require(e.count >= 1, fmt::format("{}: count must be ≥ 1", source));
+    return e;
+  } catch (const json::exception& ex) {
+    throw malformed(source, ex);
+  }
+}
+
+json draw_json(const GpMechanism& m) {
+  return {{"kind", to_string(m.kind)},
+          {"kernel", m.kernel->name()},
+          {"ell", m.kernel->lengthscale()},
+          {"r", m.r},
+          {"sigma", m.sigma},
+          {"eta", m.eta},
+          {"noise_scale", m.noise_scale},
+          {"count_noise", m.count_noise},
+          {"cells", m.cells},
+          {"domain", m.domain ? json(m.domain->to_string()) : json(nullptr)},
+          {"dim", m.dim},
+          {"n", m.n},
+          {"M_Y", m.M_Y}};
+}
+
+GpMechanism mechanism_from_draw_json(const json& j) {
+  GpMechanism m;
+  m.kind = parse_mechanism_kind(j.at("kind").get<std::string>());
+  m.kernel = Kernel::from_name(j.at("kernel").get<std::string>(), j.at("ell").get<double>());
+  m.r = j.at("r").get<double>();
+  m.sigma = j.at("sigma").get<double>();
+  m.eta = j.at("eta").get<double>();
+  m.noise_scale = j.at("noise_scale").get<double>();
+  m.count_noise = j.at("count_noise").get<double>();
+  m.cells = j.at("cells").get<std::vector<long>>();
+  if (!j.at("domain").is_null()) m.domain = Box::parse(j.at("domain").get<std::string>());
+  m.dim = j.at("dim").get<int>();
+  m.n = j.at("n").get<long>();
+  m.M_Y = j.at("M_Y").get<double>();
+  return m;
+}
+
+json to_json(const Guarantee& g) {
+  return {{"epsilon", g.epsilon},
+          {"delta", g.delta},
+          {"alpha_star", g.alpha},
+          {"rdp_at_alpha_star", g.rdp},
+          {"alpha_max", number_or_inf(g.alpha_max)},
+          {"conversion", to_string(g.conversion)},
+          {"conversion_citation", conversion_citation(g.conversion)},
+          {"note", g.note()}};
+}
+
+json brief_json(const Guarantee& g) {
+  return {{"epsilon", g.epsilon},
+          {"delta", g.delta},
+          {"alpha", g.alpha},
+          {"rdp", g.rdp},
+          {"conversion", to_string(g.conversion)}};
+}
+
+}  // namespace gpdp::privacy
