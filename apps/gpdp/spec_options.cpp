@@ -97,12 +97,18 @@ SpecOptions::SpecOptions(CLI::App* app, std::vector<options::OptionSpec> specs)
   for (const auto& spec : specs_) added_.push_back(add(app, spec));
 }
 
-options::ParsedOptions SpecOptions::parsed() const {
+options::ParsedOptions SpecOptions::parsed(options::RequestDefaults defaults) const {
   options::GivenOptions given;
   for (std::size_t i = 0; i < specs_.size(); ++i) {
     if (added_[i]->count() > 0) given.emplace_back(specs_[i].flag, added_[i]->results());
   }
-  return options::parse_options(specs_, given);
+  return options::parse_options(specs_, given, defaults);
+}
+
+CLI::Option* SpecOptions::option(const std::string& flag) const {
+  for (std::size_t i = 0; i < specs_.size(); ++i)
+    if (specs_[i].flag == flag) return added_[i];
+  throw std::logic_error("no option " + flag + " in the spec list");
 }
 
 bool SpecOptions::print_request(const options::ParsedOptions& parsed) {

@@ -46,7 +46,10 @@ class SpecOptions {
  public:
   SpecOptions(CLI::App* app, std::vector<options::OptionSpec> specs);
   // The values given (defaults for the rest), typed, split into request and front-end options.
-  options::ParsedOptions parsed() const;
+  options::ParsedOptions parsed(
+      options::RequestDefaults defaults = options::RequestDefaults::Written) const;
+  // The CLI11 option added for `flag` (to declare what it needs or excludes).
+  CLI::Option* option(const std::string& flag) const;
   // With --print-request: prints the request (one JSON line) and returns true.
   static bool print_request(const options::ParsedOptions& parsed);
 

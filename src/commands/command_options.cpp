@@ -8,6 +8,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
+#include "gpdp/release/release_options.hpp"
 
 namespace gpdp::commands {
 
@@ -16,6 +17,7 @@ using OptionList = std::function<std::vector<options::OptionSpec>()>;
 
 const std::map<std::string, OptionList>& commands() {
   static const std::map<std::string, OptionList> all{
+      {"release", &release::release_options},
       {"search", &experiments::public_search_options},
   };
   return all;

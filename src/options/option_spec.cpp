@@ -219,7 +219,8 @@ nlohmann::json parse_value(const OptionSpec& spec, const std::vector<std::string
   return values;
 }
 
-ParsedOptions parse_options(const std::vector<OptionSpec>& specs, const GivenOptions& given) {
+ParsedOptions parse_options(const std::vector<OptionSpec>& specs, const GivenOptions& given,
+                            RequestDefaults defaults) {
   std::map<std::string, const OptionSpec*> by_flag;
   for (const auto& spec : specs) by_flag[spec.flag] = &spec;
   std::map<std::string, std::vector<std::string>> texts;
@@ -230,13 +231,15 @@ ParsedOptions parse_options(const std::vector<OptionSpec>& specs, const GivenOpt
   }
   ParsedOptions parsed{nlohmann::json::object(), nlohmann::json::object()};
   for (const auto& spec : specs) {
-    auto& into = spec.scope == OptionScope::Request ? parsed.request : parsed.front_end;
+    const bool request = spec.scope == OptionScope::Request;
+    auto& into = request ? parsed.request : parsed.front_end;
     const auto it = texts.find(spec.flag);
     if (it != texts.end()) {
       into[key_of(spec)] = parse_value(spec, it->second);
     } else {
       require(!spec.required, fmt::format("{} is required", spec.flag));
-      if (!spec.default_value.is_null()) into[key_of(spec)] = spec.default_value;
+      const bool write = !request || defaults == RequestDefaults::Written;
+      if (write && !spec.default_value.is_null()) into[key_of(spec)] = spec.default_value;
     }
   }
   return parsed;

@@ -1,5 +1,5 @@
-// A batch manifest (manifest.hpp): JSON options named like `gpdp release`'s flags, turned into
-// release requests, every error naming the manifest, the release and the field.
+// A batch manifest (manifest.hpp): each release a `gpdp release` request (request_from_json.hpp),
+// every error naming the manifest, the release and the field.
 #include "gpdp/release/manifest.hpp"
 
 #include <fmt/format.h>
@@ -10,8 +10,9 @@
 #include <sstream>
 
 #include "gpdp/error.hpp"
-#include "gpdp/release/option_values.hpp"
+#include "gpdp/options/parameter_spelling.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "gpdp/release/request_from_json.hpp"
 
 namespace gpdp::release {
 
@@ -19,20 +20,19 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using Options = OptionValues;
 
-// The options of `gpdp release` a manifest may give (without "--"): all but the CLI's own.
+// The options of `gpdp release` a manifest may give (without "--"): its request keys but those
+// refused below.
 const std::set<std::string>& batch_options() {
   static const std::set<std::string> keys = [] {
     std::set<std::string> out;
     for (const auto& spec : release_options())
-      if (spec.scope != options::OptionScope::Cli) out.insert(options::key_of(spec));
+      if (spec.scope == options::OptionScope::Request) out.insert(options::key_of(spec));
     return out;
   }();
   return keys;
 }
-// The CLI's own options of `gpdp release` (scope Cli in release_options()): no meaning in a
-// batch, and why.
+// The options of `gpdp release` that mean nothing in a batch, and why.
 const std::map<std::string, std::string> kRefused = {
     {"keep-path", "a batch's paths are drawn on workers and not kept"},
     {"internal-eval", "a batch writes released outputs only"},
@@ -49,66 +49,29 @@ const std::map<std::string, std::string> kRefused = {
      "a batch's auto releases always publish their best non-trivial candidate (the report says "
      "when it is predicted no better than the trivial map)"}};
 
-void read_input(const Options& o, InputSpec& in) {
-  if (o.has("config"))
-    in = o.parsed("config",
-                  [&](const std::string&) { return load_input_config(o.path("config"), in); });
-  if (o.has("x")) in.x_columns = o.names("x");
-  if (o.has("y")) in.y_column = o.text("y");
-  if (o.has("domain"))
-    in.domain = o.parsed("domain", [](const std::string& s) { return Box::parse(s); });
-  if (o.has("M-Y")) in.M_Y = o.number("M-Y");
-  if (o.has("response-policy")) in.policy = o.parsed("response-policy", parse_response_policy);
-  if (o.has("transform")) in.transform = o.parsed("transform", parse_response_transform);
-  if (o.has("center")) in.center = o.number("center");
-  if (o.has("scale")) in.scale = o.number("scale");
-  if (o.has("sign")) in.sign = o.flag("sign");
-  if (o.has("crs")) in.crs = o.text("crs");
-  if (o.has("model-crs")) in.model_crs = o.text("model-crs");
-  if (!in.domain) o.fail("domain", "required (the covariate domain is declared, never inferred)");
-  if (!(in.M_Y > 0)) o.fail("M-Y", "must be positive");
+// The manifest's spelling of the parameters a request's errors name: its keys, in quotes.
+const std::map<std::string, std::string>& quoted_keys() {
+  static const std::map<std::string, std::string> spelling = [] {
+    std::map<std::string, std::string> out;
+    for (const auto& spec : release_options()) {
+      auto& names = out[options::parameter_of(spec)];
+      names += (names.empty() ? "'" : "/'") + options::key_of(spec) + "'";
+    }
+    return out;
+  }();
+  return spelling;
 }
 
-EvaluationSpec read_evaluation(const Options& o) {
-  const int given = o.has("points") + o.has("grid") + o.has("grid2d");
-  if (given != 1) o.fail("points", "give exactly one of 'points', 'grid', 'grid2d'");
-  if (o.has("mask") && !o.has("grid2d")) o.fail("mask", "applies to 'grid2d' only");
-  if (o.has("points")) return FilePoints{o.path("points")};
-  const std::string key = o.has("grid") ? "grid" : "grid2d";
-  const Grid grid = o.parsed(key, [](const std::string& s) { return Grid::parse(s); });
-  if (grid.dim() != (key == "grid" ? 1 : 2))
-    o.fail(key, key == "grid" ? "needs one axis lo:hi:m" : "needs two axes lo:hi:nx,lo:hi:ny");
-  return GridPoints{grid, o.has("mask") ? o.path("mask") : ""};
-}
-
-void read_budget(const Options& o, ReleaseRequest& q) {
-  if (o.has("budget-epsilon") != o.has("budget-delta"))
-    o.fail(o.has("budget-epsilon") ? "budget-delta" : "budget-epsilon",
-           "'budget-epsilon' and 'budget-delta' go together");
-  if (o.has("budget-orders") && !o.has("budget-epsilon"))
-    o.fail("budget-orders", "needs 'budget-epsilon' and 'budget-delta'");
-  if (!o.has("budget-epsilon")) return;
-  q.budget = privacy::Budget{o.number("budget-epsilon"), o.number("budget-delta")};
-  if (o.has("budget-orders")) q.budget_orders = o.numbers("budget-orders");
-}
-
-ReleaseRequest read_release(const Options& o) {
-  ReleaseRequest q;
-  q.dataset = o.text("dataset");
-  q.data_path = o.path("data");
-  q.out_dir = o.path("out");
-  read_input(o, q.input);
-  read_public_parameters(o, q);
-  q.evaluation = read_evaluation(o);
-  if (o.has("image")) q.image_format = o.parsed("image", parse_image_format);
-  q.new_dataset_despite_overlap = o.flag("new-dataset-despite-overlap");
-  read_budget(o, q);
-  if (o.has("insecure-seed")) {
-    const long long seed = o.integer("insecure-seed");
-    if (seed < 0) o.fail("insecure-seed", "must be ≥ 0");
-    q.insecure_seed = static_cast<std::uint64_t>(seed);
+// The release's request (request_from_json.hpp), every error naming the manifest, the release and
+// the option by its key.
+ReleaseRequest read_release(const json& values, const std::string& where, const fs::path& base) {
+  try {
+    return release_request_from_json(values, base);
+  } catch (const InputError& e) {
+    throw ParameterError(e.parameters(), fmt::format("{}: {}", where,
+                                                     options::spell_parameters(
+                                                         e.what(), e.parameters(), quoted_keys())));
   }
-  return q;
 }
 
 // Unknown and refused options, before anything is read.
@@ -166,11 +129,11 @@ Manifest parse_manifest(const json& manifest, const std::string& source,
     check_keys(entry, where);
     json values = defaults;
     values.update(entry);
-    const Options options(values, where, base);
-    ReleaseRequest q = read_release(options);
+    ReleaseRequest q = read_release(values, where, base);
     if (!outs.insert(q.out_dir).second)
-      options.fail("out",
-                   fmt::format("{} is the folder of an earlier release of the batch", q.out_dir));
+      throw ParameterError(
+          {"out"}, fmt::format("{}: 'out': {} is the folder of an earlier release of the batch",
+                               where, q.out_dir));
     out.releases.push_back(std::move(q));
   }
   return out;

@@ -5,16 +5,32 @@
 
 #include <sstream>
 
+#include "gpdp/options/mechanism_flags.hpp"
+#include "gpdp/release/release_options.hpp"
+
 namespace gpdp::release {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-OptionValues::OptionValues(json values, std::string where, fs::path base)
-    : values_(std::move(values)), where_(std::move(where)), base_(std::move(base)) {}
+OptionValues::OptionValues(json values, std::string where, fs::path base, KeyNames names)
+    : values_(std::move(values)), where_(std::move(where)), base_(std::move(base)), names_(names) {}
+
+namespace {
+// The parameter `gpdp release`'s options table declares for a key ("out" -> "out_dir").
+std::string parameter_of_key(const std::string& key) {
+  for (const auto& spec : release_options())
+    if (options::key_of(spec) == key) return options::parameter_of(spec);
+  return options::parameter_of_flag(key);
+}
+}  // namespace
 
 void OptionValues::fail(const std::string& key, const std::string& message) const {
-  throw ParameterError({key}, fmt::format("{}: '{}': {}", where_, key, message));
+  const std::string parameter = parameter_of_key(key);
+  const std::string name = names_ == KeyNames::Quoted ? fmt::format("'{}'", key) : parameter;
+  const std::string what = fmt::format("{}: {}", name, message);
+  throw ParameterError({names_ == KeyNames::Quoted ? key : parameter},
+                       where_.empty() ? what : fmt::format("{}: {}", where_, what));
 }
 
 const json& OptionValues::get(const std::string& key) const {
@@ -28,16 +44,30 @@ std::string OptionValues::text(const std::string& key) const {
   return v.get<std::string>();
 }
 
+namespace {
+bool is_infinity(const json& v) { return v == "inf" || v == "-inf"; }
+}  // namespace
+
 double OptionValues::number(const std::string& key) const {
   const json& v = get(key);
-  if (!v.is_number()) fail(key, fmt::format("expected a number, got {}", v.dump()));
-  return v.get<double>();
+  if (!v.is_number() && !is_infinity(v))
+    fail(key, fmt::format("expected a number, got {}", v.dump()));
+  return options::real_from_json(v);
 }
 
 long long OptionValues::integer(const std::string& key) const {
   const json& v = get(key);
   if (!v.is_number_integer()) fail(key, fmt::format("expected an integer, got {}", v.dump()));
   return v.get<long long>();
+}
+
+std::uint64_t OptionValues::unsigned_integer(const std::string& key) const {
+  const json& v = get(key);
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer() && v.get<long long>() >= 0)
+    return static_cast<std::uint64_t>(v.get<long long>());
+  if (v.is_number_integer()) fail(key, fmt::format("must be ≥ 0, got {}", v.dump()));
+  fail(key, fmt::format("expected a whole number, got {}", v.dump()));
 }
 
 bool OptionValues::flag(const std::string& key) const {
@@ -48,6 +78,7 @@ bool OptionValues::flag(const std::string& key) const {
 }
 
 std::string OptionValues::path(const std::string& key) const {
+  if (base_.empty()) return text(key);
   return (base_ / text(key)).lexically_normal().string();
 }
 
@@ -72,8 +103,9 @@ std::vector<double> OptionValues::numbers(const std::string& key) const {
   if (!v.is_array()) fail(key, fmt::format("expected a list of numbers, got {}", v.dump()));
   std::vector<double> out;
   for (const auto& item : v) {
-    if (!item.is_number()) fail(key, fmt::format("expected numbers, got {}", item.dump()));
-    out.push_back(item.get<double>());
+    if (!item.is_number() && !is_infinity(item))
+      fail(key, fmt::format("expected numbers, got {}", item.dump()));
+    out.push_back(options::real_from_json(item));
   }
   return out;
 }
@@ -82,36 +114,29 @@ namespace {
 
 using Options = OptionValues;
 
-// The public parameters of one draw; their ranges are checked by the release's accounting
-// (privacy::resolve_bounds), which the batch runs for every release before recording any.
+// The public parameters of one draw, validated one by one as account and calibrate validate them
+// (options::to_mechanism_parameters); the rest of their checks is the release's accounting
+// (privacy::resolve_bounds), which a batch runs for every release before recording any.
 privacy::GpMechanism read_mechanism(const Options& o, bool solve_noise) {
-  privacy::GpMechanism m;
-  const std::string kernel = o.has("kernel") ? o.text("kernel") : "exp";
-  const double ell = o.has("ell") ? o.number("ell") : 1.0;
-  try {
-    m.kernel = Kernel::from_name(kernel, ell);
-  } catch (const Error& e) {
-    o.fail("kernel", e.what());
-  }
-  if (o.has("r")) m.r = o.number("r");
-  if (o.has("sigma")) m.sigma = o.number("sigma");
-  if (o.has("eta")) m.eta = o.number("eta");
-  if (o.has("kappa")) m.kappa = o.number("kappa");
-  if (o.has("Vn")) m.user_Vn = o.number("Vn");
-  if (o.has("rkhs-norm")) m.rkhs_norm = o.number("rkhs-norm");
-  if (o.has("Delta-n")) {
-    m.lemma = privacy::SensitivityLemma::User;
-    m.user_Delta_n = o.number("Delta-n");
-  } else if (o.has("sensitivity")) {
-    m.lemma = o.parsed("sensitivity", privacy::parse_sensitivity_lemma);
-  }
-  if (o.has("mechanism") && o.text("mechanism") != "auto")
-    m.kind = o.parsed("mechanism", privacy::parse_mechanism_kind);
-  if (o.has("noise-scale") && !privacy::has_noise_scale(m.kind))
-    o.fail("noise-scale", "belongs to mechanism functional or grid-mean");
-  if (privacy::has_noise_scale(m.kind))
-    m.noise_scale = solve_noise && !o.has("noise-scale") ? 1.0 : o.number("noise-scale");
-  return m;
+  options::MechanismFlags f;
+  if (o.has("kernel")) f.kernel = o.text("kernel");
+  if (o.has("ell")) f.ell = o.number("ell");
+  if (o.has("r")) f.r = o.number("r");
+  if (o.has("sigma")) f.sigma = o.number("sigma");
+  if (o.has("eta")) f.eta = o.number("eta");
+  if (o.has("kappa")) f.kappa = o.number("kappa");
+  if (o.has("Vn")) f.Vn = o.number("Vn");
+  if (o.has("rkhs-norm")) f.rkhs_norm = o.number("rkhs-norm");
+  if (o.has("Delta-n")) f.Delta_n = o.number("Delta-n");
+  if (o.has("sensitivity")) f.sensitivity = o.text("sensitivity");
+  // auto: the candidates start from the posterior sample (auto_mechanism.hpp).
+  if (o.has("mechanism") && o.text("mechanism") != "auto") f.mechanism = o.text("mechanism");
+  if (o.has("noise-scale")) f.noise_scale = o.number("noise-scale");
+  // The noise scale solved by target-epsilon (solve noise) needs no value to start from.
+  if (solve_noise && !o.has("noise-scale") &&
+      privacy::has_noise_scale(privacy::parse_mechanism_kind(f.mechanism)))
+    f.noise_scale = 1.0;
+  return options::to_mechanism_parameters(f);
 }
 
 }  // namespace
@@ -153,8 +178,8 @@ void read_auto(const OptionValues& o, ReleaseRequest& q) {
   for (const char* key : {"choose-fraction", "refuse-if-useless"})
     if (o.has(key) && !chosen) o.fail(key, "belongs to mechanism auto");
   if (!chosen) return;
-  for (const char* key :
-       {"solve", "noise-scale", "cells", "prior-mean", "grid-map", "snap-covariates"})
+  for (const char* key : {"solve", "noise-scale", "cells", "prior-mean", "grid-map",
+                          "snap-covariates", "config-from"})
     if (o.has(key)) o.fail(key, "mechanism auto chooses it itself");
   if (!o.has("target-epsilon")) o.fail("target-epsilon", "required with mechanism auto");
   AutoSpec spec;

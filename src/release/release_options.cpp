@@ -12,23 +12,19 @@ using options::option;
 using options::OptionScope;
 using options::OptionType;
 
-// The flags of `gpdp release` beyond the shared groups, in --help order.
+// The flags of `gpdp release` beyond the shared groups, in --help order, up to the path key.
 std::vector<options::OptionSpec> release_own_options() {
   return {
-      option("--lemma", OptionType::Text, nullptr, "Deprecated: the old spelling of --sensitivity")
-          .in_scope(OptionScope::Cli),
+      option("--lemma", OptionType::Text, nullptr, "Deprecated: the old spelling of --sensitivity"),
       option("--threshold", OptionType::Real, nullptr,
              "Excursion threshold t in response units (after --transform)")
           .with_alias("-t")
           .as_required(),
       option("--vote-cutoff", OptionType::Real, 0.5,
              "With L > 1: the released set is {fraction of paths ≥ t is ≥ c}"),
-      option("--prior-mean", OptionType::Text, nullptr,
-             "GP prior mean (posterior-sample, functional): a value in response units (public, "
-             "free), or dp[:FRACTION]: a Gaussian-mechanism estimate of the mean of the clipped "
-             "responses spending FRACTION of --target-epsilon (default: the public rule, the "
-             "share that makes its noise 0.1·M_Y, within [0.1, 0.5]); the responses are "
-             "re-centred at it and re-clipped (docs/privacy.md)"),
+      option("--smooth", OptionType::Real, 0.0,
+             "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
+             "released paths before thresholding (post-processing)"),
       option("--cells", OptionType::Text, nullptr,
              "--mechanism grid-mean: public cells per axis, nx[,ny] (default: the UG rule of "
              "Qardaji, Yang & Li 2013 capped at 5 records per cell, min(n·ε/10, n/5) cells in "
@@ -38,9 +34,12 @@ std::vector<options::OptionSpec> release_own_options() {
              "table at no privacy cost: gp (default; the mean of a GP fitted to the noisy cell "
              "means, with a probability map) or cells (each point's own noisy cell mean S̃/Ñ, "
              "the classical noisy grid; no probability map, no --keep-path)"),
-      option("--smooth", OptionType::Real, 0.0,
-             "2-D grids: Gaussian filter of this bandwidth (coordinate units) applied to the "
-             "released paths before thresholding (post-processing)"),
+      option("--prior-mean", OptionType::Text, nullptr,
+             "GP prior mean (posterior-sample, functional): a value in response units (public, "
+             "free), or dp[:FRACTION]: a Gaussian-mechanism estimate of the mean of the clipped "
+             "responses spending FRACTION of --target-epsilon (default: the public rule, the "
+             "share that makes its noise 0.1·M_Y, within [0.1, 0.5]); the responses are "
+             "re-centred at it and re-clipped (docs/privacy.md)"),
       option("--mask", OptionType::Text, nullptr,
              "Public CSV of points (same covariate columns): with --grid2d, evaluate only the "
              "grid cells within half a step of one of them; the map leaves the rest blank")
@@ -70,23 +69,15 @@ std::vector<options::OptionSpec> release_own_options() {
              "Release under --dataset although its records, its file's rows or its covariates "
              "were already released under another name (recorded in the certificate)"),
       option("--ledger", OptionType::Text, nullptr, "Budget ledger (SQLite; created if missing)")
-          .as_required()
-          .in_scope(OptionScope::Cli),
+          .as_required(),
       option("--ledger-key", OptionType::Text, nullptr,
              "Key of the ledger's record fingerprints (default: <ledger>.key, created with the "
-             "ledger; never stored in it)")
-          .in_scope(OptionScope::Cli),
+             "ledger; never stored in it)"),
       option("--target-epsilon", OptionType::Real, nullptr,
              "Calibrate: the smallest r (or η, see --solve) with ε ≤ this"),
       option("--solve", OptionType::Text, "r",
              "What --target-epsilon solves for: r, eta or sigma (posterior-sample), noise "
              "(functional; the grid mean's only choice, its default)"),
-      option("--choose-fraction", OptionType::Real, 0.1,
-             "--mechanism auto: the fraction of --target-epsilon spent on the private summary "
-             "that calibrates the choice (docs/privacy.md)"),
-      option("--refuse-if-useless", OptionType::Flag, false,
-             "--mechanism auto: refuse when no candidate is predicted better than the trivial "
-             "map (nowhere/everywhere exceeds); only the summary's ε is then charged"),
       option("--budget-epsilon", OptionType::Real, nullptr,
              "Total ε budget of this dataset (fixed at its first release)"),
       option("--budget-delta", OptionType::Real, nullptr, "Total δ budget of this dataset"),
@@ -98,29 +89,34 @@ std::vector<options::OptionSpec> release_own_options() {
              "--target-epsilon (mechanism, kernel, ℓ, r, σ, η, L, vote cutoff, smoothing, "
              "sensitivity, conversion; no calibration). Refused if the data's n, --M-Y or "
              "--delta differ from the preview's; the certificate records the file's SHA-256 and "
-             "the predicted IoU")
-          .in_scope(OptionScope::Cli),
+             "the predicted IoU"),
+      option("--choose-fraction", OptionType::Real, 0.1,
+             "--mechanism auto: the fraction of --target-epsilon spent on the private summary "
+             "that calibrates the choice (docs/privacy.md)"),
+      option("--refuse-if-useless", OptionType::Flag, false,
+             "--mechanism auto: refuse when no candidate is predicted better than the trivial "
+             "map (nowhere/everywhere exceeds); only the summary's ε is then charged"),
       option("--insecure-seed", OptionType::Integer, nullptr,
              "Seed the RNG (reproducible, NOT PRIVATE: the certificate says so)"),
+  };
+}
+
+// The kept path and the release's other outputs, after the path key (path_key_options()).
+std::vector<options::OptionSpec> output_options() {
+  return {
       option("--keep-path", OptionType::Text, nullptr,
              "Keep the released path's state (mode 0600, encrypted with --path-key or "
              "--path-passphrase-env) for later 'gpdp query'; a new file (a kept path is never "
-             "overwritten), outside --out")
-          .in_scope(OptionScope::Cli),
+             "overwritten), outside --out"),
       option("--internal-eval", OptionType::Text, nullptr,
              "Also write the NON-PRIVATE posterior maps (μ_D, p_D), watermarked NOT FOR RELEASE, "
              "into this folder (never --out)")
-          .with_parameter("internal_eval_dir")
-          .in_scope(OptionScope::Cli),
+          .with_parameter("internal_eval_dir"),
       option("--json", OptionType::Flag, false, "Print the summary as JSON")
           .in_scope(OptionScope::Cli),
   };
 }
 
-std::vector<options::OptionSpec> cli_only(std::vector<options::OptionSpec> specs) {
-  for (auto& s : specs) s.scope = OptionScope::Cli;
-  return specs;
-}
 }  // namespace
 
 std::vector<options::OptionSpec> data_options(bool data_required) {
@@ -193,7 +189,8 @@ std::vector<options::OptionSpec> release_options() {
                  options::accounting_options(1, privacy::to_string(privacy::kDefaultConversion)));
   specs = concat(specs, points_options());
   specs = concat(specs, release_own_options());
-  return concat(specs, cli_only(path_key_options()));
+  specs = concat(specs, path_key_options());
+  return concat(specs, output_options());
 }
 
 }  // namespace gpdp::release

@@ -92,9 +92,14 @@ struct ParsedOptions {
   nlohmann::json request;    // the Request options: defaults, then the values given
   nlohmann::json front_end;  // the FrontEnd and Cli options, likewise
 };
+// Whether the request gets the defaults of the options not given (the front-end options always
+// do): Written, or Omitted for a request whose reader must know what was given (gpdp release:
+// release/request_from_json.hpp applies the defaults itself).
+enum class RequestDefaults { Written, Omitted };
 // Every option's value (its default unless given), typed, keyed by request key, split by scope.
 // InputError naming the flag for an unknown flag, a malformed value or a required option missing.
-ParsedOptions parse_options(const std::vector<OptionSpec>& specs, const GivenOptions& given);
+ParsedOptions parse_options(const std::vector<OptionSpec>& specs, const GivenOptions& given,
+                            RequestDefaults defaults = RequestDefaults::Written);
 
 // A spec as JSON {"flag", "alias", "type", "default", "default_text", "required", "help", "key",
 // "parameter", "scope"} (what gpdp._core.command_options returns, one dict per option).

@@ -1,8 +1,10 @@
 #pragma once
 // Option values named like `gpdp release`'s flags without "--" (release_options.hpp), as JSON: a
-// batch manifest's release (manifest.hpp) and the options of a prepared release
-// (prepared_release.hpp, Python gpdp.mechanisms.prepare). Typed reads whose errors name where the
-// values come from and the key; and the one reader of a release's public parameters from them.
+// release request (request_from_json.hpp: the CLI's, a batch manifest's entry, Python's) and the
+// options of a prepared release (prepared_release.hpp, Python gpdp.mechanisms.prepare). Typed reads
+// whose errors name where the values come from and the option; and the one reader of a release's
+// public parameters from them.
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -14,29 +16,39 @@
 
 namespace gpdp::release {
 
+// How a message names an option: as the key in quotes ("'M-Y'", a manifest's spelling), or as
+// the parameter the options table declares ("M_Y"), which each front end spells its own way (the
+// CLI: "--M-Y").
+enum class KeyNames { Quoted, Parameters };
+
 class OptionValues {
  public:
-  // `where` prefixes every message ("batch.json: releases[2] (dataset 'north')"); relative paths
-  // are relative to `base`.
-  OptionValues(nlohmann::json values, std::string where, std::filesystem::path base = ".");
+  // `where` prefixes every message ("batch.json: releases[2] (dataset 'north')"; none when
+  // empty); relative paths are relative to `base` (as given when empty).
+  OptionValues(nlohmann::json values, std::string where, std::filesystem::path base = ".",
+               KeyNames names = KeyNames::Quoted);
 
   bool has(const std::string& key) const { return values_.contains(key); }
   [[noreturn]] void fail(const std::string& key, const std::string& message) const;
   const nlohmann::json& get(const std::string& key) const;  // "required" when absent
   std::string text(const std::string& key) const;
-  double number(const std::string& key) const;
+  double number(const std::string& key) const;  // a number, or "inf" / "-inf"
   long long integer(const std::string& key) const;
+  std::uint64_t unsigned_integer(const std::string& key) const;
   bool flag(const std::string& key) const;  // false when absent
   std::string path(const std::string& key) const;
   std::vector<std::string> names(const std::string& key) const;  // "a,b" or ["a", "b"]
   std::vector<double> numbers(const std::string& key) const;
-  // parse(text(key)) with the library's error message prefixed by `where` and the key.
+  // parse(text(key)); the library's error message prefixed by `where` and the key when names are
+  // Quoted, as it is when they are Parameters (the library's message names what it parses, in its
+  // own words and parameters).
   template <class Parse>
   auto parsed(const std::string& key, Parse parse) const {
     const std::string value = text(key);
     try {
       return parse(value);
     } catch (const Error& e) {
+      if (names_ == KeyNames::Parameters) throw;
       fail(key, e.what());
     }
   }
@@ -45,6 +57,7 @@ class OptionValues {
   nlohmann::json values_;
   std::string where_;
   std::filesystem::path base_;
+  KeyNames names_;
 };
 
 // The keys read_public_parameters() reads: the mechanism (kernel, ell, r, sigma, eta, sensitivity,

@@ -1,9 +1,11 @@
 #pragma once
 // The options of `gpdp release` as data (options/option_spec.hpp): one list for the CLI's flags
-// (names, aliases, help, defaults; apps/gpdp/cmd_release.cpp) and the batch manifest's keys
-// (release/manifest.hpp: a manifest entry gives the same options without "--"). The options of
-// scope Cli are the CLI's only: a batch refuses them (manifest.cpp says why). Groups that other
-// commands share (sample, posterior, query, preview, ledger) are listed on their own.
+// (names, aliases, help, defaults; apps/gpdp/cmd_release.cpp), the request keys that
+// release_request_from_json reads (request_from_json.hpp), the batch manifest's keys
+// (release/manifest.hpp: a manifest entry gives the same options without "--"; it refuses those
+// that mean nothing in a batch, manifest.cpp says why) and Python's gpdp.release.run keywords.
+// Only --json is the CLI's own (scope Cli). Groups that other commands share (sample, posterior,
+// query, preview, ledger) are listed on their own.
 #include <vector>
 
 #include "gpdp/options/option_spec.hpp"
