@@ -40,11 +40,6 @@ options::MechanismFlags flags_of(MechanismOptions f, const KernelOptions& k,
 }
 }  // namespace
 
-privacy::GpMechanism to_mechanism_parameters(const MechanismOptions& o, const KernelOptions& k,
-                                             const HyperOptions& h) {
-  return options::to_mechanism_parameters(flags_of(o, k, h));
-}
-
 privacy::GpMechanism to_mechanism(const MechanismOptions& o, const KernelOptions& k,
                                   const HyperOptions& h) {
   return options::to_mechanism(flags_of(o, k, h));

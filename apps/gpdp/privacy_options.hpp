@@ -6,7 +6,7 @@
 // accountant needs. Usage:
 //   KernelOptions k; HyperOptions h; MechanismOptions m; AccountingOptions a;
 //   add_kernel_options(sub, k); add_hyper_options(sub, h);
-//   add_mechanism_options(sub, m);            // or (sub, m, MechanismFlags::FromData) in release
+//   add_mechanism_options(sub, m);
 //   add_accounting_options(sub, a);
 //   ... after parsing: privacy::GpMechanism mech = to_mechanism(m, k, h);
 #include <CLI/CLI.hpp>
@@ -25,14 +25,11 @@ namespace gpdp::cli {
 // hold those); to_mechanism and to_mechanism_parameters fill them in.
 using MechanismOptions = options::MechanismFlags;
 // Which flags describe the mechanism: all of them (account, calibrate), or only those a release
-// does not read from its data and input description (options::mechanism_options lists each set).
+// does not read from its data and input description (options::mechanism_options lists each set;
+// gpdp release adds its flags from its options table, release/release_options.hpp).
 using MechanismFlags = options::MechanismFlagSet;
 void add_mechanism_options(CLI::App* app, MechanismOptions& o,
                            MechanismFlags flags = MechanismFlags::Full);
-// The public parameters the flags give (kind, kernel, θ, η or s, sensitivity lemma, κ / V_n / Δ_n
-// / B overrides), validated one by one (InputError naming the flag); n, dim, domain, M_Y unset.
-privacy::GpMechanism to_mechanism_parameters(const MechanismOptions& o, const KernelOptions& k,
-                                             const HyperOptions& h);
 // The whole mechanism (with n, dim, domain, M_Y), validated (InputError naming the flag;
 // PrivacyError when the lemma does not apply to the kernel). σ = inf is allowed here
 // (covariance-only bound); a release refuses it itself.

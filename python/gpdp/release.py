@@ -1,11 +1,89 @@
-"""Certified releases: gpdp.release.run(...) is the `gpdp release` command as a call (secure RNG,
-privacy ledger checked and written before any output, output folder published atomically).
-See docs/release.md for the input description and the outputs.
+"""Certified releases: gpdp.release.run(**options) is the `gpdp release` command as a call (secure
+RNG, privacy ledger checked and written before any output, output folder published atomically).
+See docs/release.md for the options, the input description and the outputs.
+
+The options are the command's, as keyword arguments: each request option of `gpdp release` (its
+flag without the leading dashes, '-' written '_': --M-Y is M_Y, --target-epsilon target_epsilon,
+--out out, --grid2d grid2d), with the same values (a flag: True; a list: a list or "a,b"); an
+option left out (or None, or a flag False) takes its default. gpdp.release.request(**options)
+returns the JSON request they make, the one `gpdp release ... --print-request` prints; run() reads
+that request as the CLI and a batch manifest's entries do. Errors name the keywords.
 
 The post-processing a release applies to its paths is here too (the utility study uses the same):
 vote_fraction(paths, level), vote_set(fractions, cutoff), smooth_fields(fields, grid, bandwidth).
 """
 
-from ._core.release import run, smooth_fields, vote_fraction, vote_set
+import json
 
-__all__ = ["run", "smooth_fields", "vote_fraction", "vote_set"]
+from . import _core
+from ._core import Error, InputError
+from ._core.release import smooth_fields, vote_fraction, vote_set
+
+__all__ = ["options", "request", "run", "smooth_fields", "vote_fraction", "vote_set"]
+
+
+def options():
+    """gpdp release's request options, keyword -> the options table's entry (flag, type, default,
+    help, key, parameter): the library's one list (gpdp._core.command_options("release"))."""
+    specs = json.loads(_core.command_options("release"))
+    return {s["key"].replace("-", "_"): s for s in specs if s["scope"] == "request"}
+
+
+def _text(value):
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _given(keywords):
+    """[(flag, [texts])] of the keywords given, as the CLI's parser receives argv."""
+    table = options()
+    unknown = sorted(set(keywords) - set(table))
+    if unknown:
+        raise InputError(f"unknown option(s) {', '.join(unknown)} (gpdp release's options: "
+                         f"{', '.join(sorted(table))})")
+    given = []
+    for name, value in keywords.items():
+        spec = table[name]
+        if value is None or (spec["type"] == "flag" and value is False):
+            continue
+        if spec["type"] == "flag":
+            if value is not True:
+                raise InputError(f"{name} is a flag: True or False, got {value!r}")
+            texts = []
+        elif isinstance(value, (list, tuple)):
+            texts = [_text(v) for v in value]
+        else:
+            texts = [_text(value)]
+        given.append((spec["flag"], texts))
+    return given
+
+
+def _spelled(call, *args):
+    """call(*args), a library error's parameters (and flags) spelled as this module's keywords."""
+    try:
+        return call(*args)
+    except Error as e:
+        table = options()
+        spelling = {}
+        for name, spec in table.items():
+            spelling[spec["parameter"]] = "/".join(
+                filter(None, (spelling.get(spec["parameter"]), name)))
+        message = _core.spell_parameters(str(e), list(e.parameters), spelling)
+        for name, spec in table.items():
+            message = message.replace(spec["flag"] + ":", name + ":")
+        error = type(e)(message)
+        error.parameters = e.parameters
+        raise error from None
+
+
+def request(**keywords):
+    """The JSON request (a dict) of gpdp release's options given as keywords: what
+    `gpdp release ... --print-request` prints for the same options."""
+    return json.loads(_spelled(_core.release.request, _given(keywords)))
+
+
+def run(**keywords):
+    """A certified release with gpdp release's options as keywords (module docstring): validates,
+    accounts (optionally calibrating to target_epsilon), draws with the secure RNG, records the
+    release under the named dataset in the ledger, then writes `out` atomically. Returns a dict:
+    summary, certificate, files."""
+    return _spelled(_core.release.run, json.dumps(request(**keywords)))

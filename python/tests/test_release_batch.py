@@ -243,7 +243,7 @@ def test_seeded_batch_release_equals_the_cli_release(tmp_path, cli):
     ({"delta": 2}, "'delta': must lie in (0, 1)"),
     ({"colour": "red"}, "unknown option 'colour'"),
     ({"keep-path": "p.bin"}, "'keep-path' is not available in a batch"),
-    ({"points": "pts.csv"}, "give exactly one of 'points', 'grid', 'grid2d'"),
+    ({"points": "pts.csv"}, "'points'/'grid'/'grid2d': give exactly one"),
     ({"data": "missing.csv"}, "missing.csv"),
 ])
 def test_bad_manifest_is_refused_naming_release_and_field(tmp_path, change, named):

@@ -135,6 +135,7 @@ Manifest parse_manifest(const json& manifest, const std::string& source,
           {"out"}, fmt::format("{}: 'out': {} is the folder of an earlier release of the batch",
                                where, q.out_dir));
     out.releases.push_back(std::move(q));
+    out.requests.push_back(std::move(values));
   }
   return out;
 }

@@ -21,6 +21,10 @@ struct Manifest {
   std::string source;  // the manifest file, for messages
   std::string ledger;  // "ledger" (absolute; empty when not given)
   std::vector<ReleaseRequest> releases;
+  // Each release's request as release_request_from_json read it (request_from_json.hpp): the
+  // defaults, the command line's options and its own merged; what `gpdp release --print-request`
+  // prints for the same options.
+  std::vector<nlohmann::json> requests;
 };
 
 // Every error names the manifest, the release's index (releases[i], from 0) and its dataset, and
