@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "gpdp/attack/attack_options.hpp"
 #include "gpdp/attack/attack_run.hpp"
@@ -190,10 +190,9 @@ INSTANTIATE_TEST_SUITE_P(EveryCommand, CommandOptions, ::testing::ValuesIn(lab::
 TEST(ReleaseOptions, CliAndManifestShareTheList) {
   const auto specs = release::release_options();
   expect_help_lists("release", specs);
-  const std::set<std::string> refused = {"keep-path",  "internal-eval",       "ledger",
-                                         "ledger-key", "config-from",         "json",
-                                         "path-key",   "path-passphrase-env", "lemma",
-                                         "refuse-if-useless"};
+  const std::set<std::string> refused = {
+      "keep-path", "internal-eval",       "ledger", "ledger-key",       "config-from", "json",
+      "path-key",  "path-passphrase-env", "lemma",  "refuse-if-useless"};
   for (const auto& spec : specs) {
     const std::string key = options::key_of(spec);
     const nlohmann::json manifest = {

@@ -73,9 +73,8 @@ TEST(ReleaseRequest, CliAndManifestMakeTheSameRequest) {
     defaults[key] = entry[key];
     entry.erase(key);
   }
-  const json manifest = {{"ledger", "l.sqlite"},
-                         {"defaults", defaults},
-                         {"releases", json::array({entry})}};
+  const json manifest = {
+      {"ledger", "l.sqlite"}, {"defaults", defaults}, {"releases", json::array({entry})}};
   const auto parsed = release::parse_manifest(manifest, "batch.json", "/base");
   ASSERT_EQ(parsed.requests.size(), 1u);
   EXPECT_EQ(parsed.requests[0].dump(), kOptions.dump());
@@ -97,9 +96,9 @@ TEST(ReleaseRequest, CliAndManifestMakeTheSameRequest) {
 
 // Absent options take their defaults in the reader: the grid mean solves its noise scale.
 TEST(ReleaseRequest, DefaultsAreTheReaders) {
-  json options = {{"data", "d.csv"},       {"domain", "0:1"},         {"delta", 1e-3},
-                  {"threshold", 0.0},      {"grid", "0:1:9"},         {"dataset", "d"},
-                  {"out", "o"},            {"mechanism", "grid-mean"}, {"target-epsilon", 1.0}};
+  json options = {{"data", "d.csv"},  {"domain", "0:1"},          {"delta", 1e-3},
+                  {"threshold", 0.0}, {"grid", "0:1:9"},          {"dataset", "d"},
+                  {"out", "o"},       {"mechanism", "grid-mean"}, {"target-epsilon", 1.0}};
   const auto q = release::release_request_from_json(options);
   ASSERT_TRUE(q.calibration.has_value());
   EXPECT_EQ(q.calibration->parameter, privacy::CalibrationParameter::Noise);
@@ -121,8 +120,8 @@ std::vector<std::string> parameters_of_error(const json& request) {
 
 // Errors name parameters; the CLI spells them as flags, the manifest as its keys.
 TEST(ReleaseRequest, ErrorsNameParameters) {
-  json options = {{"data", "d.csv"},  {"domain", "0:1"}, {"delta", 2.0}, {"threshold", 0.0},
-                  {"grid", "0:1:9"},  {"dataset", "d"},  {"out", "o"}};
+  json options = {{"data", "d.csv"}, {"domain", "0:1"}, {"delta", 2.0}, {"threshold", 0.0},
+                  {"grid", "0:1:9"}, {"dataset", "d"},  {"out", "o"}};
   EXPECT_EQ(parameters_of_error(options), std::vector<std::string>{"delta"});
   options["delta"] = 1e-3;
   options["grid2d"] = "0:1:3,0:1:3";

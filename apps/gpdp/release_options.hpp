@@ -1,6 +1,8 @@
 #pragma once
-// Flags shared by `gpdp release` and `gpdp query`: the input description (domain, response
-// policy, public transform; optionally from a JSON config file) and the key of a kept path.
+// Flag groups of `gpdp release` that other commands share, parsed into typed variables: the input
+// description (domain, response policy, public transform; optionally from a JSON config file;
+// gpdp preview, gpdp ledger migrate) and the key of a kept path (gpdp query). gpdp release itself
+// reads its options through its request (release/request_from_json.hpp).
 #include <CLI/CLI.hpp>
 #include <string>
 

@@ -3,7 +3,6 @@
 // keyword arguments into it).
 #include <pybind11/stl.h>
 
-
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "gpdp/commands/command_options.hpp"

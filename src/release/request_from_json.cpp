@@ -65,7 +65,8 @@ void read_budget(const Options& o, ReleaseRequest& q) {
 // The kept path and the key that encrypts it (one of a key file or a passphrase).
 void read_keep_path(const Options& o, ReleaseRequest& q) {
   if (o.has("path-key") && o.has("path-passphrase-env"))
-    throw ParameterError({"path_key"}, "path_key: give a key file or a passphrase variable, not both");
+    throw ParameterError({"path_key"},
+                         "path_key: give a key file or a passphrase variable, not both");
   if (!o.has("keep-path")) return;
   PathKey key;
   if (o.has("path-key")) key = o.parsed("path-key", key_from_file);
@@ -106,8 +107,7 @@ void apply_config_from(const Options& o, const json& request, ReleaseRequest& q,
   for (const char* key : {"kernel", "ell", "r", "sigma", "eta", "mechanism", "noise-scale",
                           "sensitivity", "lemma", "kappa", "Vn", "Delta-n", "rkhs-norm", "draws",
                           "conversion", "solve", "vote-cutoff", "smooth"})
-    if (request.contains(key))
-      o.fail(key, "chosen by the preview of config_from; leave it out");
+    if (request.contains(key)) o.fail(key, "chosen by the preview of config_from; leave it out");
   if (!apply) o.fail("config-from", "is not available here (give the public parameters)");
   apply(o.path("config-from"), o.number("target-epsilon"), q);
 }

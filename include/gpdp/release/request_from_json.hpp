@@ -18,8 +18,7 @@ namespace gpdp::release {
 
 // config-from (a preview's chosen configuration, preview/release_config.hpp) is applied by a layer
 // above this one: (preview file, target ε, the request read so far).
-using ApplyPreviewConfig =
-    std::function<void(const std::string&, double, ReleaseRequest&)>;
+using ApplyPreviewConfig = std::function<void(const std::string&, double, ReleaseRequest&)>;
 
 // Errors are ParameterErrors naming the parameters of the options table (options::parameter_of:
 // "delta", "M_Y", "out_dir", "evaluation"); each front end spells them its own way. Relative
