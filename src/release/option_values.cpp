@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <sstream>
 
 #include "gpdp/options/mechanism_flags.hpp"
@@ -205,7 +206,11 @@ void read_public_parameters(const OptionValues& o, ReleaseRequest& q) {
   }
   if (o.has("draws")) {
     const long long draws = o.integer("draws");
-    if (draws < 1 || draws > 100000) o.fail("draws", fmt::format("must be ≥ 1, got {}", draws));
+    // Above what the machine holds, the release refuses with the memory it would need.
+    if (draws < 1) o.fail("draws", fmt::format("must be ≥ 1, got {}", draws));
+    if (draws > std::numeric_limits<int>::max())
+      o.fail("draws", fmt::format("must be at most {}, got {}", std::numeric_limits<int>::max(),
+                                  draws));
     q.draws = static_cast<int>(draws);
   }
   q.delta = o.number("delta");
