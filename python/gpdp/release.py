@@ -68,8 +68,9 @@ def _spelled(call, *args):
             spelling[spec["parameter"]] = "/".join(
                 filter(None, (spelling.get(spec["parameter"]), name)))
         message = _core.spell_parameters(str(e), list(e.parameters), spelling)
-        for name, spec in table.items():
-            message = message.replace(spec["flag"] + ":", name + ":")
+        # The options parser names flags ("--threshold is required"): the longest first.
+        for name, spec in sorted(table.items(), key=lambda item: -len(item[1]["flag"])):
+            message = message.replace(spec["flag"], name)
         error = type(e)(message)
         error.parameters = e.parameters
         raise error from None

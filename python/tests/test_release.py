@@ -22,8 +22,8 @@ def test_release_round_trip(tmp_path, data_1d):
     out = gpdp.release.run(
         data=str(data), out=str(tmp_path / "rel1"), **INPUT,
         dataset="train", kernel="exp", ell=0.3, r=1.0, sigma=1.0, sensitivity="b7", delta=1e-5,
-        target_epsilon=1.0, solve="r", grid="0:1:50", ledger=str(ledger), budget_epsilon=1.05,
-        budget_delta=1e-4)
+        target_epsilon=1.0, solve="r", grid="0:1:50", threshold=0.0, ledger=str(ledger),
+        budget_epsilon=1.05, budget_delta=1e-4)
     folder = tmp_path / "rel1"
     files = out["files"]  # names inside the output folder
     assert files and all((folder / f).is_file() for f in files)
@@ -42,7 +42,8 @@ def test_release_round_trip(tmp_path, data_1d):
         gpdp.release.run(
             data=str(data), out=str(tmp_path / "rel2"), **INPUT, dataset="train", kernel="exp",
             ell=0.3, r=1.0, sigma=1.0, sensitivity="b7", delta=1e-5, target_epsilon=1.0,
-            solve="r", grid="0:1:50", ledger=str(ledger), budget_epsilon=1.05, budget_delta=1e-4)
+            solve="r", grid="0:1:50", threshold=0.0, ledger=str(ledger), budget_epsilon=1.05,
+            budget_delta=1e-4)
     assert not (tmp_path / "rel2").exists()
     # The certificate states the attack risk, and errors name the keyword arguments.
     assert set(cert["risk"]["tpr_at_fpr"]) == {"0.001", "0.01", "0.1"}
@@ -90,6 +91,8 @@ def test_python_accepts_every_request_option_of_the_cli():
         assert spec["key"] in made, keyword
     with pytest.raises(gpdp.InputError, match="unknown option"):
         gpdp.release.request(colour="red")
+    with pytest.raises(gpdp.InputError, match="^threshold is required"):
+        gpdp.release.request(**{k: v for k, v in REQUIRED.items() if k != "threshold"})
 
 
 REQUIRED = dict(data="d.csv", threshold=0.5, delta=1e-4, out="o", dataset="d", ledger="l.sqlite")
