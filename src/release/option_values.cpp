@@ -209,8 +209,8 @@ void read_public_parameters(const OptionValues& o, ReleaseRequest& q) {
     // Above what the machine holds, the release refuses with the memory it would need.
     if (draws < 1) o.fail("draws", fmt::format("must be ≥ 1, got {}", draws));
     if (draws > std::numeric_limits<int>::max())
-      o.fail("draws", fmt::format("must be at most {}, got {}", std::numeric_limits<int>::max(),
-                                  draws));
+      o.fail("draws",
+             fmt::format("must be at most {}, got {}", std::numeric_limits<int>::max(), draws));
     q.draws = static_cast<int>(draws);
   }
   q.delta = o.number("delta");
