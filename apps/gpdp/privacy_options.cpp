@@ -9,16 +9,13 @@
 
 namespace gpdp::cli {
 
-void add_mechanism_options(CLI::App* app, MechanismOptions& o, MechanismFlags flags) {
-  const bool full = flags == MechanismFlags::Full;
-  const auto specs = options::mechanism_options(flags);
-  if (full) {
-    add_spec_option(app, specs, "--n", o.n);
-    add_spec_option(app, specs, "--dim", o.dim);
-    add_spec_option(app, specs, "--domain", o.domain);
-  }
+void add_mechanism_options(CLI::App* app, MechanismOptions& o) {
+  const auto specs = options::mechanism_options(options::MechanismFlagSet::Full);
+  add_spec_option(app, specs, "--n", o.n);
+  add_spec_option(app, specs, "--dim", o.dim);
+  add_spec_option(app, specs, "--domain", o.domain);
   add_spec_option(app, specs, "--kappa", o.kappa);
-  if (full) add_spec_option(app, specs, "--M-Y", o.M_Y);
+  add_spec_option(app, specs, "--M-Y", o.M_Y);
   add_spec_option(app, specs, "--sensitivity", o.sensitivity);
   add_spec_option(app, specs, "--rkhs-norm", o.rkhs_norm);
   add_spec_option(app, specs, "--Vn", o.Vn);

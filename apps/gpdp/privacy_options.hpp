@@ -24,12 +24,9 @@ namespace gpdp::cli {
 // cannot drift. Its kernel and θ fields are not bound to flags here (KernelOptions and HyperOptions
 // hold those); to_mechanism and to_mechanism_parameters fill them in.
 using MechanismOptions = options::MechanismFlags;
-// Which flags describe the mechanism: all of them (account, calibrate), or only those a release
-// does not read from its data and input description (options::mechanism_options lists each set;
-// gpdp release adds its flags from its options table, release/release_options.hpp).
-using MechanismFlags = options::MechanismFlagSet;
-void add_mechanism_options(CLI::App* app, MechanismOptions& o,
-                           MechanismFlags flags = MechanismFlags::Full);
+// Every flag that describes the mechanism (account, calibrate: options::mechanism_options'
+// Full set; gpdp release adds its own from its options table, release/release_options.hpp).
+void add_mechanism_options(CLI::App* app, MechanismOptions& o);
 // The whole mechanism (with n, dim, domain, M_Y), validated (InputError naming the flag;
 // PrivacyError when the lemma does not apply to the kernel). σ = inf is allowed here
 // (covariance-only bound); a release refuses it itself.
