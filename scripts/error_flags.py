@@ -38,8 +38,8 @@ SOURCES = (".cpp", ".hpp", ".cu", ".h")
 # (path, text of the statement): output texts that mention a flag on purpose.
 OUTPUT_TEXTS = [
     # the provenance line of a reproduced table or figure: the command that made it
-    ("src/reproduce/utility.cpp", "`gpdp reproduce {} --seed"),
-    ("src/reproduce/utility.cpp", "`gpdp reproduce fig4-lucas --seed"),
+    ("src/reproduce/utility.cpp", "`gpdp-lab reproduce {} --seed"),
+    ("src/reproduce/utility.cpp", "`gpdp-lab reproduce fig4-lucas --seed"),
     # the certificate's record of how --mechanism auto chose
     ("src/release/auto_mechanism.cpp", "calibrates simulated data sets"),
     # the certificate's record of how the model CRS was chosen

@@ -44,8 +44,8 @@ void parallel_for(long count, int threads, const std::function<void(long)>& body
     work();
   } else {
     // One BLAS thread per worker while the workers run: OpenBLAS's own pool would otherwise
-    // oversubscribe the cores (workers x BLAS threads) and spin (`gpdp reproduce table4 --quick`
-    // took 147 s wall instead of 42 s on 2 cores).
+    // oversubscribe the cores (workers x BLAS threads) and spin (`gpdp-lab reproduce table4
+    // --quick` took 147 s wall instead of 42 s on 2 cores).
     const SingleThreadedBlas one_blas_thread;
     std::vector<std::thread> pool;
     pool.reserve(static_cast<std::size_t>(workers));

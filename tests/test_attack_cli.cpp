@@ -1,4 +1,4 @@
-// gpdp attack / gpdp reproduce fig* from the command line: JSON keys, errors, outputs.
+// gpdp-lab attack / gpdp-lab reproduce fig* from the command line: JSON keys, errors, outputs.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -32,7 +32,7 @@ TEST(AttackCli, JsonHasTheDocumentedKeys) {
 }
 
 // The attack-risk numbers of `gpdp account` (and of every certificate) bound every membership
-// test: the empirical TPR of the LiRA attack of `gpdp attack` on the same release never exceeds
+// test: the empirical TPR of the LiRA attack of `gpdp-lab attack` on the same release never exceeds
 // them. Same settings: the attack's release is n = 10 points in [0, 1], exponential kernel ℓ = 1,
 // M_Y = 1, Lemma B.7, δ = 0.05, Mironov conversion (its defaults), and its JSON carries the same
 // risk numbers as `gpdp account`.

@@ -1,5 +1,5 @@
-// gpdp reproduce table4 / fig7 from the command line (quick sizes): files, JSON, and the privacy
-// claim of the JSON checked against the library's accountant at the reported θ_priv.
+// gpdp-lab reproduce table4 / fig7 from the command line (quick sizes): files, JSON, and the
+// privacy claim of the JSON checked against the library's accountant at the reported θ_priv.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,5 +1,5 @@
-// OPS data preparation (docs/ops-derivations.md §5) and the `gpdp ops` / `gpdp reproduce ops-*`
-// commands.
+// OPS data preparation (docs/ops-derivations.md §5) and the `gpdp-lab ops` / `gpdp-lab reproduce
+// ops-*` commands.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

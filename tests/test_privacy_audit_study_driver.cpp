@@ -1,5 +1,5 @@
-// gpdp audit-study's driver (privacy/audit_study.hpp) on a reduced table (n ≤ 2): the same table
-// and JSON (timing aside) on 1 and 2 threads, nothing above a proven bound; the row verdict
+// gpdp-lab audit-study's driver (privacy/audit_study.hpp) on a reduced table (n ≤ 2): the same
+// table and JSON (timing aside) on 1 and 2 threads, nothing above a proven bound; the row verdict
 // (score_row) flags each kind of violation when a found value exceeds a proven one and only then;
 // bad requests are refused before any search. (The whole study: tests/slow.)
 #include <gtest/gtest.h>

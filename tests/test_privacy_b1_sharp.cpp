@@ -221,7 +221,7 @@ Eigen::MatrixXd matrix_of(const nlohmann::json& rows) {
 }
 }  // namespace
 
-// The worst pairs `gpdp audit-study` found (n = 50 and 155; 2-D ℓ = 1, r = 0.5; ℓ = 0.3, r = 2;
+// The worst pairs `gpdp-lab audit-study` found (n = 50 and 155; 2-D ℓ = 1, r = 0.5; ℓ = 0.3, r = 2;
 // Table 4's θ; 1-D ℓ = r = σ = 1): their exact values are reproduced, and neither Lemma B.1 nor
 // Lemma S.1 (nor B.7 in 1-D) is below them, in Δ_n or in ε_α at each lemma's optimal order. The
 // 2-D ℓ = 1, r = 0.5, n = 155 pair has ‖μ_D − μ_D'‖_{H−} = 4.87 > 4 M_Y √Φ_n = 4: Lemma B.7's bound

@@ -1,7 +1,8 @@
 #pragma once
 // Flags that describe a GP release to the privacy accountant (docs/mathematics.md §2), shared by
 // account, calibrate and release (their names, help and checks are the library's:
-// privacy/mechanism_flags.hpp, which gpdp audit uses directly). The kernel (--kernel/--ell) and θ
+// privacy/mechanism_flags.hpp, which gpdp-lab audit uses directly). The kernel (--kernel/--ell) and
+// θ
 // (--r/--sigma/--eta) come from the shared groups in options.hpp; this adds what only the
 // accountant needs. Usage:
 //   KernelOptions k; HyperOptions h; MechanismOptions m; AccountingOptions a;

@@ -1,6 +1,6 @@
 #pragma once
-// gpdp audit-study's output (internal): the markdown table, one line per row, and the JSON of each
-// row, one object per lemma with the witnesses (privacy/audit_study.hpp).
+// gpdp-lab audit-study's output (internal): the markdown table, one line per row, and the JSON of
+// each row, one object per lemma with the witnesses (privacy/audit_study.hpp).
 #include <nlohmann/json.hpp>
 #include <string>
 

@@ -1,8 +1,8 @@
 // The membership-inference figures of paper §4 and App. C (docs/mathematics.md §4), each
-// configuration next to its (ε, δ) bound (δ = 0.05, Lemma B.7, κ = e^{−1/ℓ}): what `gpdp reproduce
-// fig2|fig3|fig5|fig6` and `python -m gpdp.distributed reproduce fig2|...` run. Every target writes
-// CSV + Markdown + one PNG per panel (and the panels side by side) into the output folder. The
-// paper does not list its σ/r/L grids; the grids below are stated in docs/attack.md.
+// configuration next to its (ε, δ) bound (δ = 0.05, Lemma B.7, κ = e^{−1/ℓ}): what `gpdp-lab
+// reproduce fig2|fig3|fig5|fig6` and `python -m gpdp.distributed reproduce fig2|...` run. Every
+// target writes CSV + Markdown + one PNG per panel (and the panels side by side) into the output
+// folder. The paper does not list its σ/r/L grids; the grids below are stated in docs/attack.md.
 #include "gpdp/reproduce/attack.hpp"
 
 #include <fmt/format.h>

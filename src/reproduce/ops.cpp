@@ -1,6 +1,6 @@
 // Test accuracy against epsilon for OPS, the hybrid, DP-SGLD, ObjPert and OutPert, with the
 // non-private line (Wang, Fienberg & Smola 2015, §5; their protocol is unknown, ours is in
-// docs/ops.md): what `gpdp reproduce ops-abalone|ops-adult` and `python -m gpdp.distributed
+// docs/ops.md): what `gpdp-lab reproduce ops-abalone|ops-adult` and `python -m gpdp.distributed
 // reproduce ops-abalone|ops-adult` run. Writes ops-<data>.csv, ops-<data>.md, ops-<data>.png.
 #include "gpdp/reproduce/ops.hpp"
 

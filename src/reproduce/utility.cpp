@@ -1,6 +1,6 @@
-// gpdp reproduce table1 | table2 | table3 | table4 | fig7 | fig8 | fig4-lucas: the privacy–utility
-// excursion-set experiments of paper §5 and App. D (docs/mathematics.md §5; method and differences
-// in docs/utility.md). Every target writes Markdown + CSV (+ JSON, PNG) into --out.
+// gpdp-lab reproduce table1 | table2 | table3 | table4 | fig7 | fig8 | fig4-lucas: the
+// privacy–utility excursion-set experiments of paper §5 and App. D (docs/mathematics.md §5; method
+// and differences in docs/utility.md). Every target writes Markdown + CSV (+ JSON, PNG) into --out.
 #include "gpdp/reproduce/utility.hpp"
 
 #include <fmt/format.h>
@@ -176,7 +176,8 @@ gx::StudySpec utility_study_spec(int dim, double nsr, long n, const Options& o,
 std::string utility_run_header(const gx::StudySpec& s, const Options& o,
                                const std::string& target) {
   return fmt::format(
-      "gpdp {} · `gpdp reproduce {} --seed {} --conversion {}{}{}{}` · seeded RNG (xoshiro256**, "
+      "gpdp {} · `gpdp-lab reproduce {} --seed {} --conversion {}{}{}{}` · seeded RNG "
+      "(xoshiro256**, "
       "an experiment, NOT a private release)\n\n"
       "{}Scale: {} pairs (validation {}), B = {} releases of L = {} path(s), grid {} ({} points), "
       "ε₀ = {}. Privacy: {}.\n",
@@ -501,7 +502,7 @@ std::string lucas_markdown(const LucasYears& y, const LucasChoice& c, const std:
   const gx::ThetaChoice& priv = c.chosen.constrained;
   return fmt::format(
       "# fig4-lucas — Lucas County (OH) house prices, paper Figure 4 method (App. D.2)\n\n"
-      "gpdp {} · `gpdp reproduce fig4-lucas --seed {} --conversion {}` · data {} · paths drawn "
+      "gpdp {} · `gpdp-lab reproduce fig4-lucas --seed {} --conversion {}` · data {} · paths drawn "
       "with a "
       "seeded RNG (reproducible figure, NOT a private release)\n\n"
       "Hexagons: 1.5 km lattice over the declared box 484000:539000,195000:230000 (EPSG:2834 m); "

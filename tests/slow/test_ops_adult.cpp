@@ -1,6 +1,6 @@
 // UCI Adult for the OPS experiments (slow suite: Adult has 32561 training rows, and OPS draws on it
 // take seconds each): the prepared design's dimensions and one-hot levels, the sparse storage the
-// sampler uses, a `gpdp reproduce ops-adult --quick` smoke run, and the result shape at a fixed
+// sampler uses, a `gpdp-lab reproduce ops-adult --quick` smoke run, and the result shape at a fixed
 // seed (accuracy rises with ε towards the non-private line for OPS and ObjPert).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// `gpdp reproduce ops-abalone --quick --pairs 2`: ≈ 3 s since the OPS sampler was made fast (was
-// ~35 s); kept in the slow suite beside the Adult runs (tests/slow/test_ops_adult.cpp).
+// `gpdp-lab reproduce ops-abalone --quick --pairs 2`: ≈ 3 s since the OPS sampler was made fast
+// (was ~35 s); kept in the slow suite beside the Adult runs (tests/slow/test_ops_adult.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>

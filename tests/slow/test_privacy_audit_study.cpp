@@ -1,5 +1,5 @@
-// `gpdp audit-study`, the whole tightness study of docs/privacy.md (about 3 CPU minutes, 5–12 min
-// wall on a loaded 2-core machine): the auditor's gradient and Subplex searches over every row
+// `gpdp-lab audit-study`, the whole tightness study of docs/privacy.md (about 3 CPU minutes, 5–12
+// min wall on a loaded 2-core machine): the auditor's gradient and Subplex searches over every row
 // (d ∈ {1, 2}, n up to 155) find nothing above Lemma B.1, Lemma S.1 (b1-sharp) or, in 1-D, Lemma
 // B.7; S.1 is never above B.1; and the 2-D counterexample to B.7's form (ℓ = 1, r = 0.5, n = 155:
 // exact ‖μ_D − μ_D'‖_{H−} > 4 M_Y √Φ_n = 4) is still found.

@@ -1,5 +1,5 @@
 #pragma once
-// The options of `gpdp attack` and `python -m gpdp.distributed attack` (one definition; see
+// The options of `gpdp-lab attack` and `python -m gpdp.distributed attack` (one definition; see
 // options/option_spec.hpp): their values make the JSON that attack_request_from_json reads.
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
 // One attack configuration over many seeds, reported next to the (ε, δ) bound of the same release:
-// what `gpdp attack` and `python -m gpdp.distributed attack` run. The seeds are "attack.lira"
+// what `gpdp-lab attack` and `python -m gpdp.distributed attack` run. The seeds are "attack.lira"
 // tasks on the executor given; the report (text or JSON) and the ROC files are the same whatever
 // the executor.
 #include <cstdint>

@@ -83,7 +83,7 @@ struct LiraOptions {
 
 // One seed, one r, every release (the shadow datasets are shared by the releases). The random
 // streams are derived from (seed, r, σ, L) only, so a configuration gives the same result whether
-// it runs alone (gpdp attack) or inside a sweep, on any number of threads.
+// it runs alone (gpdp-lab attack) or inside a sweep, on any number of threads.
 std::vector<SeedOutcome> run_lira(const LiraOptions& options, double r,
                                   const std::vector<ReleaseSetting>& releases, std::uint64_t seed);
 

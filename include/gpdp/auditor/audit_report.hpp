@@ -1,5 +1,5 @@
 #pragma once
-// The auditor's report as JSON (what `gpdp audit --json` and `python -m gpdp.distributed audit
+// The auditor's report as JSON (what `gpdp-lab audit --json` and `python -m gpdp.distributed audit
 // --json` print; audit_run.hpp runs them), and its parts: a neighbour pair (X, y, X_prime, y_prime,
 // test as nested arrays) and its shape (PairShape).
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// One audit as `gpdp audit` and `python -m gpdp.distributed audit` run it: the options (one
+// One audit as `gpdp-lab audit` and `python -m gpdp.distributed audit` run it: the options (one
 // definition, options/option_spec.hpp), the request they make (keys: the flags without "--"),
 // and the driver that returns the report either front end prints (text, or JSON with --json).
 // The local searches are tasks on the executor given; the report is the same whatever it is.
@@ -36,7 +36,7 @@ struct AuditRun {
 AuditRun run_audit(const AuditRequest& request, tasks::Executor& executor,
                    const std::function<void(const std::string&)>& progress = {});
 
-// The text report of `gpdp audit` (without --json).
+// The text report of `gpdp-lab audit` (without --json).
 std::string audit_report_text(const AuditReport& report, const privacy::GpMechanism& mech,
                               const privacy::ResolvedBounds& b);
 

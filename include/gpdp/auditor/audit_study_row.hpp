@@ -1,5 +1,5 @@
 #pragma once
-// One row of gpdp audit-study (privacy/audit_study.hpp): a setting of the study's fixed table
+// One row of gpdp-lab audit-study (privacy/audit_study.hpp): a setting of the study's fixed table
 // (exponential kernel exp(−‖x−x'‖/ℓ) on [0,1]^d, M_Y = 1, η = 0, δ = 0.004) at one size n, with
 // every applicable lemma's proven values (B.1, Lemma S.1 "b1-sharp", and B.7 in 1-D) beside what
 // the two audits found: the gradient search at the lemmas' optimal orders α*, and the original

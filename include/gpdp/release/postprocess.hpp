@@ -2,7 +2,7 @@
 // Post-processing of released sample paths (paper §5 and App. D.1): the excursion set read from
 // L paths by vote, and the optional Gaussian smoothing of each path before the vote. These are
 // the functions `gpdp release` ships; the utility study (experiments/utility_study.cpp) and
-// `gpdp reproduce fig4-lucas` call the same ones, so the study measures exactly what ships.
+// `gpdp-lab reproduce fig4-lucas` call the same ones, so the study measures exactly what ships.
 //   Ω̂ = { x : (1/L) Σ_l 1{f⁽ˡ⁾(x) ≥ t} ≥ c }
 // Every function takes path values and public constants only, never a Posterior, μ_D or k_D, so
 // what it returns inherits the (ε, δ) guarantee of the paths.

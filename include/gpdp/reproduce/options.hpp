@@ -1,5 +1,6 @@
 #pragma once
-// What `gpdp reproduce TARGET` (and `python -m gpdp.distributed reproduce TARGET`) is asked for.
+// What `gpdp-lab reproduce TARGET` (and `python -m gpdp.distributed reproduce TARGET`) is asked
+// for.
 #include <cstdint>
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Every reproduction of the library with the driver that runs it: the utility targets
 // (reproduce/utility.hpp), the attack figures (reproduce/attack.hpp) and the OPS experiments
-// (reproduce/ops.hpp). What `gpdp reproduce` registers and `_core.reproduce` dispatches on.
+// (reproduce/ops.hpp). What `gpdp-lab reproduce` registers and `_core.reproduce` dispatches on.
 #include <string>
 #include <vector>
 

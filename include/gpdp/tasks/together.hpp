@@ -5,7 +5,7 @@
 // ONE map on `executor`, made from the calling thread, and each driver gets its own results back.
 // A driver thus computes exactly what it computes alone (its tasks, its merge order), while the
 // workers get one long list per round instead of many short ones in turn: e.g. the audits of
-// gpdp audit-study (privacy/audit_study.hpp), each a sequence of short task lists. The
+// gpdp-lab audit-study (privacy/audit_study.hpp), each a sequence of short task lists. The
 // coordinator threads only wait while the tasks run. (Defined in the core layer, src/, so that
 // every layer's drivers can use it; the executors themselves are in gpdp_tasks.)
 #include <functional>
