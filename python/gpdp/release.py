@@ -15,8 +15,7 @@ vote_fraction(paths, level), vote_set(fractions, cutoff), smooth_fields(fields, 
 
 import json
 
-from . import _core
-from ._core import Error, InputError
+from . import _command_options, _core
 from ._core.release import smooth_fields, vote_fraction, vote_set
 
 __all__ = ["options", "request", "run", "smooth_fields", "vote_fraction", "vote_set"]
@@ -25,61 +24,17 @@ __all__ = ["options", "request", "run", "smooth_fields", "vote_fraction", "vote_
 def options():
     """gpdp release's request options, keyword -> the options table's entry (flag, type, default,
     help, key, parameter): the library's one list (gpdp._core.command_options("release"))."""
-    specs = json.loads(_core.command_options("release"))
-    return {s["key"].replace("-", "_"): s for s in specs if s["scope"] == "request"}
-
-
-def _text(value):
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-def _given(keywords):
-    """[(flag, [texts])] of the keywords given, as the CLI's parser receives argv."""
-    table = options()
-    unknown = sorted(set(keywords) - set(table))
-    if unknown:
-        raise InputError(f"unknown option(s) {', '.join(unknown)} (gpdp release's options: "
-                         f"{', '.join(sorted(table))})")
-    given = []
-    for name, value in keywords.items():
-        spec = table[name]
-        if value is None or (spec["type"] == "flag" and value is False):
-            continue
-        if spec["type"] == "flag":
-            if value is not True:
-                raise InputError(f"{name} is a flag: True or False, got {value!r}")
-            texts = []
-        elif isinstance(value, (list, tuple)):
-            texts = [_text(v) for v in value]
-        else:
-            texts = [_text(value)]
-        given.append((spec["flag"], texts))
-    return given
+    return _command_options.table("release")
 
 
 def _spelled(call, *args):
-    """call(*args), a library error's parameters (and flags) spelled as this module's keywords."""
-    try:
-        return call(*args)
-    except Error as e:
-        table = options()
-        spelling = {}
-        for name, spec in table.items():
-            spelling[spec["parameter"]] = "/".join(
-                filter(None, (spelling.get(spec["parameter"]), name)))
-        message = _core.spell_parameters(str(e), list(e.parameters), spelling)
-        # The options parser names flags ("--threshold is required"): the longest first.
-        for name, spec in sorted(table.items(), key=lambda item: -len(item[1]["flag"])):
-            message = message.replace(spec["flag"], name)
-        error = type(e)(message)
-        error.parameters = e.parameters
-        raise error from None
+    return _command_options.spelled("release", call, *args)
 
 
 def request(**keywords):
     """The JSON request (a dict) of gpdp release's options given as keywords: what
     `gpdp release ... --print-request` prints for the same options."""
-    return json.loads(_spelled(_core.release.request, _given(keywords)))
+    return json.loads(_spelled(_core.release.request, _command_options.given("release", keywords)))
 
 
 def run(**keywords):

@@ -7,9 +7,12 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "gpdp/commands/command_options.hpp"
 #include "gpdp/preview/calibrated_preview.hpp"
+#include "gpdp/preview/command.hpp"
 #include "gpdp/preview/preview.hpp"
 #include "gpdp/preview/report.hpp"
+#include "gpdp/preview/request_from_json.hpp"
 #include "gpdp/release/prepared_release.hpp"
 
 namespace gpdp::python {
@@ -128,6 +131,35 @@ void bind_preview(py::module_& m) {
       "transform, center, scale, M_Y, ...); options: gpdp release's public parameters (kernel, "
       "ell, r, sigma, threshold, delta, conversion, sensitivity). `points`: evaluation points "
       "(checked against the domain). Returns preview.json's 'calibration' object (a dict).");
+  m.def(
+      "request",
+      [](const options::GivenOptions& given) {
+        const auto parsed = options::parse_options(commands::command_options("preview"), given,
+                                                   options::RequestDefaults::Omitted);
+        return parsed.request.dump();
+      },
+      py::arg("given"),
+      "gpdp preview's JSON request (text) from the options given, [(long flag, [texts])]: what "
+      "`gpdp preview ... --print-request` prints for the same options.");
+  m.def(
+      "command",
+      [](const std::string& request) {
+        const auto c = preview::preview_request_from_json(nlohmann::json::parse(request));
+        preview::PreviewCommandOutcome o;
+        {
+          py::gil_scoped_release release;
+          o = preview::run_preview_command(c);
+        }
+        py::dict d;
+        d["report"] = py::module_::import("json").attr("loads")(o.report.dump());
+        d["text"] = o.text;
+        d["files"] = o.files;
+        return d;
+      },
+      py::arg("request"),
+      "The `gpdp preview` command of a JSON request (text; gpdp.preview.request makes one), read "
+      "as the CLI reads it: writes the preview into its out folder. Errors name parameters. "
+      "Returns report (preview.json's object), text (what the CLI prints), files.");
 }
 
 }  // namespace gpdp::python

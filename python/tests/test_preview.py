@@ -80,3 +80,69 @@ def test_calibrated_preview_needs_a_ledger(tmp_path):
                                 options={"kernel": "exp", "ell": 0.3, "threshold": 0.0,
                                          "delta": 1e-3},
                                 calibrate_epsilon=0.5, epsilons=[1.0], ledger="", dataset="d")
+
+
+PREVIEW_REQUIRED = dict(domain="0:1,0:1", grid2d="0:1:12,0:1:10", threshold=0.0, delta=1e-3, n=30,
+                        epsilons=[1.0, 10.0], out="prev")
+SAMPLE = {"flag": True, "integer": 3, "real": 0.5, "text": "v", "real-list": [1.0, 2.0],
+          "text-list": ["a", "b"]}
+
+
+def test_python_accepts_every_request_option_of_the_cli():
+    """The option-parity test: every request option of `gpdp preview` (the library's table) is a
+    keyword of gpdp.preview.command / request, under its request key."""
+    specs = [s for s in json.loads(gpdp._core.command_options("preview")) if s["scope"] == "request"]
+    assert len(specs) > 35 and {"mask", "draws_grid", "calibrate_epsilon", "public_data", "M_Y",
+                                "no_functional"} <= {s["key"].replace("-", "_") for s in specs}
+    assert {"json", "quiet", "print_request"}.isdisjoint(gpdp.preview.options())
+    for spec in specs:
+        keyword = spec["key"].replace("-", "_")
+        made = gpdp.preview.request(**{**PREVIEW_REQUIRED, keyword: SAMPLE[spec["type"]]})
+        assert spec["key"] in made, keyword
+    with pytest.raises(gpdp.InputError, match="unknown option"):
+        gpdp.preview.request(colour="red")
+    with pytest.raises(gpdp.InputError, match="^threshold is required"):
+        gpdp.preview.request(**{k: v for k, v in PREVIEW_REQUIRED.items() if k != "threshold"})
+
+
+def test_python_makes_the_request_the_cli_prints(cli):
+    """gpdp.preview.request(...) is `gpdp preview ... --print-request` for the same options."""
+    keywords = dict(PREVIEW_REQUIRED, x=["lon", "lat"], M_Y=2.0, kernel="matern32", ell=0.25,
+                    mask="m.csv", draws_grid=[1.0, 3.0], no_sign=True, seed=12345678901234567890,
+                    sigma=float("inf"), calibrate_epsilon=0.5)
+    argv = []
+    for keyword, value in keywords.items():
+        flag = gpdp.preview.options()[keyword]["flag"]
+        if value is True:
+            argv.append(flag)
+        else:
+            argv += [flag, ",".join(map(str, value)) if isinstance(value, list) else str(value)]
+    printed = cli("preview", *argv, "--print-request").stdout
+    assert json.dumps(gpdp.preview.request(**keywords), sort_keys=True) == json.dumps(
+        json.loads(printed), sort_keys=True)
+
+
+def test_command_is_the_cli(tmp_path, cli):
+    """gpdp.preview.command(...) reads the request as the CLI does: the same preview.json (but the
+    time taken) and plot; errors name keywords."""
+    keywords = dict(PREVIEW_REQUIRED, ell=0.3, sigma=1.0, r=0.3, draws_grid=[1, 3], simulations=3,
+                    seed=5, image="svg")
+    py = gpdp.preview.command(**{**keywords, "out": str(tmp_path / "py")})
+    argv = []
+    for keyword, value in keywords.items():
+        if keyword != "out":
+            flag = gpdp.preview.options()[keyword]["flag"]
+            argv += [flag, ",".join(map(str, value)) if isinstance(value, list) else str(value)]
+    cli("preview", *argv, "--quiet", "--out", str(tmp_path / "cli"))
+    with open(tmp_path / "cli" / "preview.json") as f:
+        cli_json = json.load(f)
+    assert py["files"] == [str(tmp_path / "py" / "preview.json"),
+                           str(tmp_path / "py" / "preview.svg")]
+    py["report"].pop("seconds"), cli_json.pop("seconds")
+    assert py["report"] == cli_json
+    assert (tmp_path / "py" / "preview.svg").read_bytes() == (
+        tmp_path / "cli" / "preview.svg").read_bytes()
+    with pytest.raises(gpdp.InputError, match="^n .* is required without calibrate_epsilon"):
+        gpdp.preview.command(**{k: v for k, v in keywords.items() if k != "n"})
+    with pytest.raises(gpdp.InputError, match="^dataset belongs to calibrate_epsilon"):
+        gpdp.preview.command(**keywords, dataset="d")

@@ -8,6 +8,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
+#include "gpdp/release/preview_options.hpp"
 #include "gpdp/release/release_options.hpp"
 
 namespace gpdp::commands {
@@ -17,6 +18,7 @@ using OptionList = std::function<std::vector<options::OptionSpec>()>;
 
 const std::map<std::string, OptionList>& commands() {
   static const std::map<std::string, OptionList> all{
+      {"preview", &release::preview_options},
       {"release", &release::release_options},
       {"search", &experiments::public_search_options},
   };

@@ -14,42 +14,6 @@ namespace {
 using nlohmann::json;
 using Options = OptionValues;
 
-// The input description: the config file's (if any), then each option given on top of it.
-void read_input(const Options& o, InputSpec& in) {
-  if (o.has("config"))
-    in = o.parsed("config",
-                  [&](const std::string&) { return load_input_config(o.path("config"), in); });
-  if (o.has("x")) in.x_columns = o.names("x");
-  if (o.has("y")) in.y_column = o.text("y");
-  if (o.has("domain"))
-    in.domain = o.parsed("domain", [](const std::string& s) { return Box::parse(s); });
-  if (o.has("M-Y")) in.M_Y = o.number("M-Y");
-  if (o.has("response-policy")) in.policy = o.parsed("response-policy", parse_response_policy);
-  if (o.has("transform")) in.transform = o.parsed("transform", parse_response_transform);
-  if (o.has("center")) in.center = o.number("center");
-  if (o.has("scale")) in.scale = o.number("scale");
-  if (o.has("sign")) in.sign = o.flag("sign");
-  if (o.has("crs")) in.crs = o.text("crs");
-  if (o.has("model-crs")) in.model_crs = o.text("model-crs");
-  if (!in.domain)
-    o.fail("domain",
-           "required (the covariate domain is declared, never inferred from the private data)");
-  if (!(in.M_Y > 0)) o.fail("M-Y", "must be positive");
-  if (in.scale && !(*in.scale > 0)) o.fail("scale", "must be positive");
-}
-
-EvaluationSpec read_evaluation(const Options& o) {
-  const int given = o.has("points") + o.has("grid") + o.has("grid2d");
-  if (given != 1) o.fail("points", "give exactly one");
-  if (o.has("mask") && !o.has("grid2d")) o.fail("mask", "applies to grid2d only");
-  if (o.has("points")) return FilePoints{o.path("points")};
-  const std::string key = o.has("grid") ? "grid" : "grid2d";
-  const Grid grid = o.parsed(key, [](const std::string& s) { return Grid::parse(s); });
-  if (grid.dim() != (key == "grid" ? 1 : 2))
-    o.fail(key, key == "grid" ? "needs one axis lo:hi:m" : "needs two axes lo:hi:nx,lo:hi:ny");
-  return GridPoints{grid, o.has("mask") ? o.path("mask") : ""};
-}
-
 void read_budget(const Options& o, ReleaseRequest& q) {
   if (o.has("budget-epsilon") != o.has("budget-delta"))
     throw ParameterError({"budget_epsilon", "budget_delta"},
@@ -113,6 +77,42 @@ void apply_config_from(const Options& o, const json& request, ReleaseRequest& q,
 }
 
 }  // namespace
+
+// The input description: the config file's (if any), then each option given on top of it.
+void read_input(const OptionValues& o, InputSpec& in) {
+  if (o.has("config"))
+    in = o.parsed("config",
+                  [&](const std::string&) { return load_input_config(o.path("config"), in); });
+  if (o.has("x")) in.x_columns = o.names("x");
+  if (o.has("y")) in.y_column = o.text("y");
+  if (o.has("domain"))
+    in.domain = o.parsed("domain", [](const std::string& s) { return Box::parse(s); });
+  if (o.has("M-Y")) in.M_Y = o.number("M-Y");
+  if (o.has("response-policy")) in.policy = o.parsed("response-policy", parse_response_policy);
+  if (o.has("transform")) in.transform = o.parsed("transform", parse_response_transform);
+  if (o.has("center")) in.center = o.number("center");
+  if (o.has("scale")) in.scale = o.number("scale");
+  if (o.has("sign")) in.sign = o.flag("sign");
+  if (o.has("crs")) in.crs = o.text("crs");
+  if (o.has("model-crs")) in.model_crs = o.text("model-crs");
+  if (!in.domain)
+    o.fail("domain",
+           "required (the covariate domain is declared, never inferred from the private data)");
+  if (!(in.M_Y > 0)) o.fail("M-Y", "must be positive");
+  if (in.scale && !(*in.scale > 0)) o.fail("scale", "must be positive");
+}
+
+EvaluationSpec read_evaluation(const OptionValues& o) {
+  const int given = o.has("points") + o.has("grid") + o.has("grid2d");
+  if (given != 1) o.fail("points", "give exactly one");
+  if (o.has("mask") && !o.has("grid2d")) o.fail("mask", "applies to grid2d only");
+  if (o.has("points")) return FilePoints{o.path("points")};
+  const std::string key = o.has("grid") ? "grid" : "grid2d";
+  const Grid grid = o.parsed(key, [](const std::string& s) { return Grid::parse(s); });
+  if (grid.dim() != (key == "grid" ? 1 : 2))
+    o.fail(key, key == "grid" ? "needs one axis lo:hi:m" : "needs two axes lo:hi:nx,lo:hi:ny");
+  return GridPoints{grid, o.has("mask") ? o.path("mask") : ""};
+}
 
 ReleaseRequest release_request_from_json(const json& request, const std::filesystem::path& base,
                                          const ApplyPreviewConfig& apply_preview_config) {
