@@ -44,9 +44,8 @@ nlohmann::json inputs_json(const PreviewCommand& c, const PreviewRequest& q) {
       {"M_Y", spec.M_Y},
       {"evaluation_points", q.evaluation.points.rows()},
       {"grid", c.grid_text},
-      {"mask", c.mask.empty()
-                   ? nlohmann::json(nullptr)
-                   : nlohmann::json(std::filesystem::path(c.mask).filename().string())},
+      {"mask", c.mask.empty() ? nlohmann::json(nullptr)
+                              : nlohmann::json(std::filesystem::path(c.mask).filename().string())},
       {"sensitivity", c.sensitivity},
       {"crs", spec.crs.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.crs)},
       {"model_crs",
@@ -183,8 +182,8 @@ PreviewCommandOutcome run_uncalibrated(const PreviewCommand& c,
 
 }  // namespace
 
-PreviewCommandOutcome run_preview_command(
-    const PreviewCommand& c, const std::function<void(const std::string&)>& progress) {
+PreviewCommandOutcome run_preview_command(const PreviewCommand& c,
+                                          const std::function<void(const std::string&)>& progress) {
   return c.calibrate_epsilon ? run_calibrated(c) : run_uncalibrated(c, progress);
 }
 

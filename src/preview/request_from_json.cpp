@@ -52,8 +52,9 @@ std::vector<int> whole_numbers(const OptionValues& o, const std::string& key) {
 void read_calibration(const OptionValues& o, PreviewCommand& c) {
   c.calibrate_epsilon = o.number("calibrate-epsilon");
   if (!(std::isfinite(*c.calibrate_epsilon) && *c.calibrate_epsilon > 0))
-    o.fail("calibrate-epsilon", fmt::format("must be positive and finite, got {}",
-                                            *c.calibrate_epsilon));
+    throw ParameterError(
+        {"calibrate_epsilon"},
+        fmt::format("calibrate_epsilon must be positive and finite, got {}", *c.calibrate_epsilon));
   for (const char* key : {"data", "dataset", "ledger"})
     if (!o.has(key))
       throw ParameterError({"calibrate_epsilon", "data", "dataset", "ledger"},

@@ -58,7 +58,8 @@ std::vector<options::OptionSpec> preview_own_options() {
              "the grid's shorter side; 2-D grids)"),
       option("--no-functional", OptionType::Flag, false,
              "Leave the functional Gaussian mechanism out of the candidates"),
-      option("--no-grid-mean", OptionType::Flag, false, "Leave the grid mean out of the candidates"),
+      option("--no-grid-mean", OptionType::Flag, false,
+             "Leave the grid mean out of the candidates"),
       option("--no-sign", OptionType::Flag, false,
              "Leave the sign-clipped responses out of the candidates (tried only when the "
              "threshold is the centre)"),
