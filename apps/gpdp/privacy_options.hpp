@@ -1,9 +1,8 @@
 #pragma once
-// Flags that describe a GP release to the privacy accountant (docs/mathematics.md §2), shared by
-// account, calibrate and release (their names, help and checks are the library's:
-// privacy/mechanism_flags.hpp, which gpdp-lab audit uses directly). The kernel (--kernel/--ell) and
-// θ
-// (--r/--sigma/--eta) come from the shared groups in options.hpp; this adds what only the
+// Flags that describe a GP release to the privacy accountant (docs/mathematics.md §2), for gpdp
+// account (their names, help and checks are the library's: options/mechanism_flags.hpp, which
+// gpdp calibrate's and gpdp-lab audit's options tables use directly). The kernel (--kernel/--ell)
+// and θ (--r/--sigma/--eta) come from the shared groups in options.hpp; this adds what only the
 // accountant needs. Usage:
 //   KernelOptions k; HyperOptions h; MechanismOptions m; AccountingOptions a;
 //   add_kernel_options(sub, k); add_hyper_options(sub, h);
@@ -25,8 +24,8 @@ namespace gpdp::cli {
 // cannot drift. Its kernel and θ fields are not bound to flags here (KernelOptions and HyperOptions
 // hold those); to_mechanism and to_mechanism_parameters fill them in.
 using MechanismOptions = options::MechanismFlags;
-// Every flag that describes the mechanism (account, calibrate: options::mechanism_options'
-// Full set; gpdp release adds its own from its options table, release/release_options.hpp).
+// Every flag that describes the mechanism (account: options::mechanism_options' Full set; gpdp
+// calibrate and gpdp release add theirs from their options tables).
 void add_mechanism_options(CLI::App* app, MechanismOptions& o);
 // The whole mechanism (with n, dim, domain, M_Y), validated (InputError naming the flag;
 // PrivacyError when the lemma does not apply to the kernel). σ = inf is allowed here

@@ -1,6 +1,7 @@
-"""A command's options as keyword arguments (gpdp.release.run, gpdp.preview.command): the library's
-options table of the command (gpdp._core.command_options), keyword = request key with '_' for
-'-'; the keywords given become [(flag, [texts])] as the CLI's parser receives argv, and a library
+"""A command's options as keyword arguments (gpdp.release.run, gpdp.preview.command,
+gpdp.calibrate.command): the library's options table of the command (gpdp._core.command_options),
+keyword = request key with '_' for '-'; the keywords given become [(flag, [texts])] as the CLI's
+parser receives argv, that parser (gpdp._core.parse_options) makes the request, and a library
 error's parameters (and flags) are spelled back as keywords."""
 
 import json
@@ -42,6 +43,19 @@ def given(command, keywords):
             texts = [_text(value)]
         out.append((spec["flag"], texts))
     return out
+
+
+def request(command, keywords):
+    """The command's JSON request (a dict) from its options given as keywords: the options given,
+    as `gpdp COMMAND ... --print-request` prints them (the command's reader applies the defaults)."""
+    made, _ = spelled(command, _core.parse_options, command, given(command, keywords), True)
+    return json.loads(made)
+
+
+def command(command, run, keywords):
+    """run(the JSON request text of the keywords): the command's library run (e.g.
+    gpdp._core.preview.command), its errors spelled as keywords."""
+    return spelled(command, run, json.dumps(request(command, keywords)))
 
 
 def spelled(command, call, *args):

@@ -22,8 +22,6 @@ returns the preview.json object; gpdp.preview.calibrated(...) the calibrated one
 as arrays (X, y).
 """
 
-import json
-
 from . import _command_options, _core
 from ._core.preview import calibrated, run
 
@@ -39,13 +37,11 @@ def options():
 def request(**keywords):
     """The JSON request (a dict) of gpdp preview's options given as keywords: what
     `gpdp preview ... --print-request` prints for the same options."""
-    return json.loads(_command_options.spelled("preview", _core.preview.request,
-                                               _command_options.given("preview", keywords)))
+    return _command_options.request("preview", keywords)
 
 
 def command(**keywords):
     """`gpdp preview` with its options as keywords (module docstring): writes the preview into
     `out` (preview.json, and preview.png|svg without calibrate_epsilon). Returns a dict: report
     (preview.json's object), text (the CLI's table and the files written), files."""
-    return _command_options.spelled("preview", _core.preview.command,
-                                    json.dumps(request(**keywords)))
+    return _command_options.command("preview", _core.preview.command, keywords)

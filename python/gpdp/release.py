@@ -34,7 +34,7 @@ def _spelled(call, *args):
 def request(**keywords):
     """The JSON request (a dict) of gpdp release's options given as keywords: what
     `gpdp release ... --print-request` prints for the same options."""
-    return json.loads(_spelled(_core.release.request, _command_options.given("release", keywords)))
+    return _command_options.request("release", keywords)
 
 
 def run(**keywords):

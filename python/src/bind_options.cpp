@@ -28,13 +28,17 @@ void bind_options(py::module_& m) {
       "The commands whose options gpdp._core.command_options lists.");
   m.def(
       "parse_options",
-      [](const std::string& command, const options::GivenOptions& given) {
-        const auto parsed = options::parse_options(lab::command_options(command), given);
+      [](const std::string& command, const options::GivenOptions& given, bool omit_defaults) {
+        const auto parsed = options::parse_options(
+            lab::command_options(command), given,
+            omit_defaults ? options::RequestDefaults::Omitted : options::RequestDefaults::Written);
         return py::make_tuple(parsed.request.dump(), parsed.front_end.dump());
       },
-      py::arg("command"), py::arg("given"),
+      py::arg("command"), py::arg("given"), py::arg("omit_defaults") = false,
       "The command's request from the options given, [(long flag, [texts])]: (request JSON "
-      "text, front-end options JSON text) — what the CLI builds from the same argv.");
+      "text, front-end options JSON text) — what the CLI builds from the same argv. "
+      "omit_defaults: the request holds only the options given (gpdp release, preview, "
+      "calibrate: their readers apply the defaults).");
   m.def("spell_parameters", &options::spell_parameters, py::arg("message"), py::arg("parameters"),
         py::arg("spelling"),
         "The message with each of the parameters it names (whole words) spelled as `spelling` "

@@ -7,7 +7,6 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "gpdp/commands/command_options.hpp"
 #include "gpdp/preview/calibrated_preview.hpp"
 #include "gpdp/preview/command.hpp"
 #include "gpdp/preview/preview.hpp"
@@ -131,16 +130,6 @@ void bind_preview(py::module_& m) {
       "transform, center, scale, M_Y, ...); options: gpdp release's public parameters (kernel, "
       "ell, r, sigma, threshold, delta, conversion, sensitivity). `points`: evaluation points "
       "(checked against the domain). Returns preview.json's 'calibration' object (a dict).");
-  m.def(
-      "request",
-      [](const options::GivenOptions& given) {
-        const auto parsed = options::parse_options(commands::command_options("preview"), given,
-                                                   options::RequestDefaults::Omitted);
-        return parsed.request.dump();
-      },
-      py::arg("given"),
-      "gpdp preview's JSON request (text) from the options given, [(long flag, [texts])]: what "
-      "`gpdp preview ... --print-request` prints for the same options.");
   m.def(
       "command",
       [](const std::string& request) {

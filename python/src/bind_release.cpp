@@ -5,7 +5,6 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "gpdp/commands/command_options.hpp"
 #include "gpdp/preview/release_config.hpp"
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/release.hpp"
@@ -47,16 +46,6 @@ void bind_release(py::module_& m) {
       "Gaussian filter of each column (values on grid.points(), NaN = blank) with standard "
       "deviation `bandwidth` in coordinate units; cells beyond the edge or blank are left out and "
       "the weights renormalised (the `gpdp release --smooth` post-processing).");
-  m.def(
-      "request",
-      [](const options::GivenOptions& given) {
-        const auto parsed = options::parse_options(commands::command_options("release"), given,
-                                                   options::RequestDefaults::Omitted);
-        return parsed.request.dump();
-      },
-      py::arg("given"),
-      "gpdp release's JSON request (text) from the options given, [(long flag, [texts])]: what "
-      "`gpdp release ... --print-request` prints for the same options.");
   m.def(
       "run",
       [](const std::string& request) {

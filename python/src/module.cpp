@@ -93,6 +93,10 @@ del _c
   auto preview = m.def_submodule(
       "preview", "Predicted utility of a release before any budget is spent (gpdp preview)");
   gpdp::python::bind_preview(preview);
+  auto calibrate = m.def_submodule(
+      "calibrate",
+      "The smallest r, η, σ or s, or the largest L, meeting a target (gpdp calibrate)");
+  gpdp::python::bind_calibrate(calibrate);
   gpdp::python::bind_tasks(m);
   gpdp::python::bind_options(m);
   gpdp::python::bind_reproduce(m);

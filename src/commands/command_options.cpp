@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 
+#include "gpdp/commands/calibrate.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/release/preview_options.hpp"
@@ -18,6 +19,7 @@ using OptionList = std::function<std::vector<options::OptionSpec>()>;
 
 const std::map<std::string, OptionList>& commands() {
   static const std::map<std::string, OptionList> all{
+      {"calibrate", &calibrate_options},
       {"preview", &release::preview_options},
       {"release", &release::release_options},
       {"search", &experiments::public_search_options},
