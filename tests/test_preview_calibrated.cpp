@@ -3,7 +3,9 @@
 // refused with nothing written; the refusals without data, ledger or a positive ε; without the
 // flag nothing is read or charged and the report says the prediction is uncalibrated, with the
 // proxy's share beside the simulated one; and on clearly one-sided data the calibrated simulations
-// see the majority while the uncalibrated prior fields do not.
+// see the majority while the uncalibrated prior fields do not; the label statistic is half the
+// summary's spend, and its nugget weights tell coherent labels from labels that alternate between
+// neighbours.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -75,7 +77,23 @@ TEST(PreviewCalibrated, ChargesTheSummaryOnceAndRefusesBeyondTheBudget) {
                                 .epsilon(1e-3, privacy::Conversion::CKS)
                                 .epsilon;
     EXPECT_NEAR(replayed, spent, 1e-9);
+    // Two events: the label statistic, alone half of ε_s, then the summary's grid mean.
+    const json& events = d->releases[0].record.at("events");
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[0].at("kind"), "label-disagreement");
+    EXPECT_EQ(events[1].at("kind"), "grid-mean");
+    json one = d->releases[0].record;
+    one["events"] = json::array({events[0]});
+    const double labels_alone =
+        privacy::Accountant::replay(one, "ledger").epsilon(1e-3, privacy::Conversion::CKS).epsilon;
+    EXPECT_LE(labels_alone, 0.3 * (1 + 1e-9));
+    EXPECT_GT(labels_alone, 0.29);
   }
+  const json& labels = c.at("summary").at("label_statistic");
+  EXPECT_EQ(labels.at("weights").size(), 5u);
+  double total_weight = 0;
+  for (const auto& w : labels.at("weights")) total_weight += w.get<double>();
+  EXPECT_NEAR(total_weight, 1.0, 1e-12);
   // Per target: auto's six candidates after the summary's side, each within its target ε.
   ASSERT_EQ(c.at("targets").size(), 2u);
   for (const auto& t : c.at("targets")) {
@@ -194,6 +212,41 @@ TEST(PreviewCalibrated, OneSidedDataThePriorFieldsMissAndTheSummarySees) {
       json::parse(prior.out).at("calibration").at("simulated_share_above").get<double>();
   EXPECT_LT(simulated, 0.75);
   EXPECT_GT(simulated, 0.25);
+}
+
+// The label statistic reads how often neighbours disagree: 240 records on the lattice of
+// one_sided_csv, above t on the left half (coherent: only the cells on the middle line disagree) or
+// alternating record by record (every cell of about four records is split, D/P near 1). At
+// ε_s = 2 (the statistic's noise about 2 counts against P ≈ 100) the weights put most of their
+// mass on coherent labels (ν = 0) for the first and on the largest nugget for the second.
+TEST(PreviewCalibrated, LabelStatisticTellsCoherentFromAlternatingLabels) {
+  const auto weights_for = [](bool alternating) {
+    test::TempDir dir;
+    std::string csv = "x1,x2,y\n";
+    for (int i = 0; i < 240; ++i) {
+      const int col = i % 16, row = i / 16;
+      const bool above = alternating ? (col + row) % 2 == 0 : col < 8;
+      csv += fmt::format("{},{},{}\n", (col + 0.5) / 16.0, (row + 0.5) / 15.0, above ? 0.6 : -0.6);
+    }
+    test::write_text(dir.file("data.csv"), csv);
+    const auto r = test::run_cli(fmt::format(
+        "preview {} --data {} --dataset d --ledger {} --epsilons 3 --calibrate-epsilon 2 "
+        "--insecure-seed 6 --json --out {}",
+        kFlags, dir.file("data.csv"), dir.file("ledger.sqlite"), dir.file("out")));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const json j = json::parse(r.out);
+    return j.at("calibration")
+        .at("summary")
+        .at("label_statistic")
+        .at("weights")
+        .get<std::vector<double>>();
+  };
+  const std::vector<double> coherent = weights_for(false), alternating = weights_for(true);
+  ASSERT_EQ(coherent.size(), 5u);
+  ASSERT_EQ(alternating.size(), 5u);
+  EXPECT_GT(coherent[0], 0.5);
+  EXPECT_LT(alternating[0], 0.05);
+  EXPECT_GT(alternating[4], 0.5);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ std::vector<release::AutoPlan> calibration_plans(const release::ReleaseRequest& 
 }
 
 std::vector<CalibratedTarget> calibrated_targets(const std::vector<release::AutoPlan>& plans,
-                                                 const release::CellTable& summary) {
+                                                 const release::AutoSummary& summary) {
   std::vector<CalibratedTarget> out;
   for (const auto& plan : plans) {
     const release::AutoChoice choice = release::choose_candidate(plan, summary);
@@ -57,6 +57,7 @@ std::vector<CalibratedTarget> calibrated_targets(const std::vector<release::Auto
     t.predicted = choice.predictions;
     t.best = choice.winner;
     t.useless = choice.useless;
+    t.nugget_weights = choice.nugget_weights;
     out.push_back(std::move(t));
   }
   return out;
@@ -72,7 +73,7 @@ CalibratedPreview run_calibrated_preview(const release::ReleaseRequest& request,
   // The ledger's verdict before the draw (identity and budget), then S, then its record.
   const release::ReleaseAccounting a =
       release::account(first.summary_request, first.summary_validated);
-  const release::CellTable summary = release::draw_summary(first, request.insecure_seed);
+  const release::AutoSummary summary = release::draw_summary(first, request.insecure_seed);
   const release::LedgerDecision d = release::record_summary(
       first, a, {{"preview", true}, {"calibrate_epsilon", summary_epsilon}, {"targets", epsilons}});
 
@@ -83,11 +84,18 @@ CalibratedPreview run_calibrated_preview(const release::ReleaseRequest& request,
   p.dataset = request.dataset;
   p.ledger_release = d.id;
   p.privacy_record = a.composition.record();
-  p.summary_cells = summary.layout.counts;
+  p.summary_cells = summary.table.layout.counts;
   p.n = first.summary_validated.prepared.data.n();
   p.share_above =
-      (1.0 + release::cell_posterior(summary, first.summary_accounting.mechanism).prior_mean) / 2.0;
+      (1.0 +
+       release::cell_posterior(summary.table, first.summary_accounting.mechanism).prior_mean) /
+      2.0;
   p.targets = calibrated_targets(plans, summary);
+  if (summary.labels) {
+    p.label_statistic = release::to_json(*summary.labels);
+    p.label_statistic["nuggets"] = release::kLabelNuggets;
+    p.label_statistic["weights"] = p.targets.front().nugget_weights;
+  }
   return p;
 }
 
@@ -110,8 +118,10 @@ json calibrated_json(const CalibratedPreview& p) {
   return {
       {"calibrated", true},
       {"rule",
-       "auto's DP summary (the grid mean on sign(y − t) over coarse public cells) drawn once at "
-       "calibrate_epsilon calibrates simulated data sets; each candidate, calibrated to the target "
+       "auto's DP summary (the grid mean on sign(y − t) over coarse public cells) and the label "
+       "statistic (records on their small cell's minority side), drawn once at calibrate_epsilon "
+       "(half each), calibrate simulated data sets: their share above t and, by the nugget the "
+       "statistic weights, how often neighbours disagree; each candidate, calibrated to the target "
        "ε itself, runs on them through the release's own map mechanism and is scored at simulated "
        "held-out records (docs/utility.md \"A calibrated preview\")"},
       {"summary",
@@ -120,6 +130,7 @@ json calibrated_json(const CalibratedPreview& p) {
         {"rng", p.rng},
         {"cells", p.summary_cells},
         {"share_above", p.share_above},
+        {"label_statistic", p.label_statistic},
         {"n", p.n}}},
       {"spend",
        {{"dataset", p.dataset},
@@ -143,6 +154,18 @@ std::string calibrated_table(const CalibratedPreview& p) {
       "calibrated preview: auto's summary drawn once at ε = {:.4g}, δ = {:.3g} ({}; ledger release "
       "{} of dataset {}), n = {}, share above t {:.3f}\n",
       p.summary_epsilon, p.delta, p.rng, p.ledger_release, p.dataset, p.n, p.share_above);
+  if (!p.label_statistic.is_null()) {
+    std::string weights;
+    for (std::size_t j = 0; j < release::kLabelNuggets.size(); ++j)
+      weights += fmt::format("{}ν={:g}: {:.2f}", j ? ", " : "", release::kLabelNuggets[j],
+                             p.label_statistic["weights"][j].get<double>());
+    const nlohmann::json& ratio = p.label_statistic["ratio"];
+    s += fmt::format(
+        "label statistic: D̃/P̃ = {} (records on their small cell's minority side, of the most "
+        "possible); nugget weights {}\n",
+        ratio.is_null() ? std::string("(no pairs)") : fmt::format("{:.3f}", ratio.get<double>()),
+        weights);
+  }
   for (const auto& t : p.targets) {
     s += fmt::format(
         "ε = {:g}: predicted best {} — accuracy {:.3f} [{:.3f}, {:.3f}], IoU {:.3f}{}\n", t.epsilon,

@@ -114,7 +114,7 @@ Calibration calibrate(const GpMechanism& m, long draws, CalibrationParameter wha
             "cannot solve for r with a user-supplied V_n or Δ_n: those bounds hold at one r only");
   }
   const bool functional = m.kind == MechanismKind::Functional;
-  const bool aggregate = m.kind == MechanismKind::GridMean || m.kind == MechanismKind::PriorMean;
+  const bool aggregate = is_aggregate(m.kind);
   if (aggregate) {
     require(what == CalibrationParameter::Noise,
             fmt::format("the {} calibrates its noise scale only (solve noise)", to_string(m.kind)));

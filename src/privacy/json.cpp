@@ -25,21 +25,31 @@ constexpr const char* kPosteriorSample = "gp-posterior-sample";
 constexpr const char* kFunctional = "gp-functional-mean";
 constexpr const char* kGridMean = "grid-mean";
 constexpr const char* kPriorMean = "prior-mean";
+constexpr const char* kLabelDisagreement = "label-disagreement";
 
-// The kind of a description; InputError naming `source` for none of the four.
+// The kind of a description; InputError naming `source` for none of the five.
 std::string described_kind(const json& j, const std::string& source) {
   const std::string kind = j.is_object() ? j.value("kind", "") : "";
-  if (kind != kPosteriorSample && kind != kFunctional && kind != kGridMean && kind != kPriorMean) {
-    throw InputError(fmt::format("{}: not a {}, {}, {} or {} mechanism description", source,
-                                 kPosteriorSample, kFunctional, kGridMean, kPriorMean));
+  if (kind != kPosteriorSample && kind != kFunctional && kind != kGridMean && kind != kPriorMean &&
+      kind != kLabelDisagreement) {
+    throw InputError(fmt::format("{}: not a {}, {}, {}, {} or {} mechanism description", source,
+                                 kPosteriorSample, kFunctional, kGridMean, kPriorMean,
+                                 kLabelDisagreement));
   }
   return kind;
 }
 
-// The grid mean and the prior mean: Gaussian mechanisms on aggregates (no kernel, θ or lemma).
+bool is_aggregate_kind(const std::string& kind) {
+  return kind == kGridMean || kind == kPriorMean || kind == kLabelDisagreement;
+}
+
+// The grid mean, the prior mean and the label disagreement: Gaussian mechanisms on aggregates (no
+// kernel, θ or lemma).
 GpMechanism aggregate_from_json(const json& j, const std::string& kind) {
   GpMechanism m;
-  m.kind = kind == kGridMean ? MechanismKind::GridMean : MechanismKind::PriorMean;
+  m.kind = kind == kGridMean    ? MechanismKind::GridMean
+           : kind == kPriorMean ? MechanismKind::PriorMean
+                                : MechanismKind::LabelDisagreement;
   m.n = j.at("n").get<long>();
   m.M_Y = j.at("M_Y").get<double>();
   m.noise_scale = j.at("noise_scale").get<double>();
@@ -52,7 +62,7 @@ GpMechanism aggregate_from_json(const json& j, const std::string& kind) {
 
 // The fields of a description whose kind is known (described_kind).
 GpMechanism described_mechanism(const json& j, const std::string& kind) {
-  if (kind == kGridMean || kind == kPriorMean) return aggregate_from_json(j, kind);
+  if (is_aggregate_kind(kind)) return aggregate_from_json(j, kind);
   GpMechanism m;
   m.dim = j.at("dim").get<int>();
   m.n = j.at("n").get<long>();
@@ -96,10 +106,8 @@ json noise_json(const GpMechanism& m) {
 }
 
 json to_json(const GpMechanism& m) {
-  if (m.kind == MechanismKind::GridMean || m.kind == MechanismKind::PriorMean) {
-    json j{{"kind", m.kind == MechanismKind::GridMean ? kGridMean : kPriorMean},
-           {"n", m.n},
-           {"M_Y", m.M_Y}};
+  if (is_aggregate(m.kind)) {
+    json j{{"kind", to_string(m.kind)}, {"n", m.n}, {"M_Y", m.M_Y}};
     j.update(noise_json(m));
     return j;
   }

@@ -17,6 +17,8 @@ std::string to_string(MechanismKind kind) {
       return "grid-mean";
     case MechanismKind::PriorMean:
       return "prior-mean";
+    case MechanismKind::LabelDisagreement:
+      return "label-disagreement";
     case MechanismKind::PosteriorSample:
       break;
   }
@@ -33,14 +35,19 @@ MechanismKind parse_mechanism_kind(const std::string& name) {
 
 bool has_noise_scale(MechanismKind kind) { return kind != MechanismKind::PosteriorSample; }
 
+bool is_aggregate(MechanismKind kind) {
+  return kind == MechanismKind::GridMean || kind == MechanismKind::PriorMean ||
+         kind == MechanismKind::LabelDisagreement;
+}
+
 double grid_mean_count_noise(const GpMechanism& m) {
   return m.count_noise > 0 ? m.count_noise : m.noise_scale / m.M_Y;
 }
 
 namespace {
 
-// The grid mean and the prior mean: Gaussian mechanisms on aggregates of the clipped responses;
-// κ, V_n, τ̃ play no part (0), Δ_n is their L2 sensitivity.
+// The grid mean, the prior mean and the label disagreement: Gaussian mechanisms on aggregates of
+// the records; κ, V_n, τ̃ play no part (0), Δ_n is their L2 sensitivity.
 ResolvedBounds gaussian_aggregate_bounds(const GpMechanism& m) {
   require(
       std::isfinite(m.noise_scale) && m.noise_scale > 0,
@@ -65,6 +72,16 @@ ResolvedBounds gaussian_aggregate_bounds(const GpMechanism& m) {
         "Gaussian mechanism on per-cell clipped sums (s_S = {}) and counts (s_N = {}): ε_α = "
         "(α/2)·max(4M_Y²/s_S², 2M_Y²/s_S² + 2/s_N²), exact (docs/privacy.md, the grid mean)",
         m.noise_scale, count_noise);
+    return b;
+  }
+  if (m.kind == MechanismKind::LabelDisagreement) {
+    b.Delta_n = std::sqrt(2.0);
+    b.Delta_source =
+        "replace-one with n public: the record leaves one public cell and joins one, changing D "
+        "(the records on their cell's minority side) by ≤ 1 and P (Σ ⌊n_c/2⌋) by ≤ 1";
+    b.theorem =
+        "Gaussian mechanism on the label disagreement (D, P): ε_α = α·2/(2s²) (docs/privacy.md, "
+        "the label statistic)";
     return b;
   }
   b.Delta_n = 2.0 * m.M_Y / static_cast<double>(m.n);
@@ -92,8 +109,7 @@ ResolvedBounds resolve_bounds(const GpMechanism& m) {
     require(m.domain->dim() == m.dim,
             fmt::format("the domain has {} dimension(s) but dim is {}", m.domain->dim(), m.dim));
   }
-  if (m.kind == MechanismKind::GridMean || m.kind == MechanismKind::PriorMean)
-    return gaussian_aggregate_bounds(m);
+  if (is_aggregate(m.kind)) return gaussian_aggregate_bounds(m);
   if (m.kind == MechanismKind::Functional) {
     require(
         std::isfinite(m.noise_scale) && m.noise_scale > 0,
@@ -165,6 +181,11 @@ RdpCurve rdp_curve(const GpMechanism& m, const ResolvedBounds& b) {
     const double M = m.M_Y, sS = m.noise_scale, sN = grid_mean_count_noise(m);
     return RdpCurve([=](double alpha) { return grid_mean_rdp(alpha, M, sS, sN); }, b.alpha_max,
                     fmt::format("{}: n={}, M_Y={}", b.theorem, m.n, M));
+  }
+  if (m.kind == MechanismKind::LabelDisagreement) {
+    const double Delta = b.Delta_n, s = m.noise_scale;
+    return RdpCurve([=](double alpha) { return gaussian_rdp(alpha, Delta, s); }, b.alpha_max,
+                    fmt::format("{}: n={}, s={}", b.theorem, m.n, s));
   }
   if (m.kind == MechanismKind::PriorMean) {
     const double Delta = b.Delta_n, s = m.noise_scale;

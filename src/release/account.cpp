@@ -10,6 +10,7 @@
 #include "gpdp/privacy/envelope.hpp"
 #include "gpdp/privacy/json.hpp"
 #include "gpdp/release/grid_mean.hpp"
+#include "gpdp/release/label_disagreement.hpp"
 #include "gpdp/release/prior_mean_share.hpp"
 #include "gpdp/release/stages.hpp"
 
@@ -47,6 +48,7 @@ LedgerEntry ledger_entry(const ReleaseRequest& q, const ValidatedRelease& v,
                   {"sampler", to_string(q.sampler)}};
   e.parameters.update(privacy::noise_json(a.mechanism));
   if (a.prior_mean) e.parameters["prior_mean_noise"] = a.prior_mean->noise_scale;
+  if (a.label_statistic) e.parameters["label_statistic_noise"] = a.label_statistic->noise_scale;
   e.out_dir = std::filesystem::absolute(q.out_dir).string();
   e.data_sha256 = v.prepared.sha256;
   return e;
@@ -108,6 +110,18 @@ ReleaseAccounting account_composition(const ReleaseRequest& q, const ValidatedRe
                          .mechanism;
     }
     parts.add(*a.prior_mean, 1);
+  }
+  if (q.label_statistic_fraction) {
+    // Its own ε(δ) is its fraction of the target; the main mechanism is calibrated to the rest.
+    require(q.calibration.has_value() && *q.label_statistic_fraction > 0 &&
+                *q.label_statistic_fraction < 1,
+            "the label statistic needs a target ε and a fraction in (0, 1)");
+    a.label_statistic =
+        privacy::calibrate(
+            label_mechanism(a.mechanism.n, 1.0), 1, privacy::CalibrationParameter::Noise,
+            {*q.label_statistic_fraction * q.calibration->target_epsilon, q.delta, q.conversion})
+            .mechanism;
+    parts.add(*a.label_statistic, 1);
   }
   if (q.calibration) {
     const auto cal =

@@ -136,15 +136,21 @@ namespace {
 
 // The summary S at `summary_epsilon`: the grid mean on sign(y − t), σ = r = 1 (a sign's within-cell
 // variance is at most 1), coarse cells by the UG rule at that ε, at most kAutoSummaryMaxCells.
+// With `labels` (the calibrated preview): the label statistic at half of it, the cells' UG rule at
+// the other half.
+constexpr double kLabelStatisticFraction = 0.5;
 void plan_summary(AutoPlan& plan, const ReleaseRequest& q, const ValidatedRelease& v,
-                  double summary_epsilon) {
+                  double summary_epsilon, bool labels) {
   const long n = v.prepared.data.n();
   ReleaseRequest s = candidate_request(q, MechanismKind::GridMean, true, summary_epsilon);
   s.mechanism.r = 1.0;
   s.mechanism.sigma = 1.0;
+  if (labels) s.label_statistic_fraction = kLabelStatisticFraction;
+  const double table_epsilon =
+      labels ? (1 - kLabelStatisticFraction) * summary_epsilon : summary_epsilon;
   const double cell_epsilon =
-      std::min(summary_epsilon, static_cast<double>(kAutoSummaryMaxCells) * kGridMeanUgConstant /
-                                    static_cast<double>(n));
+      std::min(table_epsilon, static_cast<double>(kAutoSummaryMaxCells) * kGridMeanUgConstant /
+                                  static_cast<double>(n));
   s.cells = ug_cells(model_domain(q, v), n, cell_epsilon).counts;
   plan.summary_validated = revalidated(s, v);
   plan.summary_request = s;
@@ -207,7 +213,7 @@ AutoPlan plan_auto(const ReleaseRequest& q, const ValidatedRelease& v) {
   const double E = q.calibration->target_epsilon;
   plan.target_epsilon = E;
   const double fE = plan.spec.choose_fraction * E;
-  plan_summary(plan, q, v, fE);
+  plan_summary(plan, q, v, fE, false);
   plan_candidates(plan, q, v, E);
 
   // The common per-candidate target E_c: the largest (bisection, log scale) with the summary plus
@@ -253,7 +259,7 @@ AutoPlan plan_auto_at(const ReleaseRequest& q, const ValidatedRelease& v, double
   plan.spec = *q.auto_mechanism;
   plan.input = q.input;
   plan.target_epsilon = candidate_epsilon;
-  plan_summary(plan, q, v, summary_epsilon);
+  plan_summary(plan, q, v, summary_epsilon, true);
   plan_candidates(plan, q, v, candidate_epsilon);
   calibrate_candidates(plan.candidates, candidate_epsilon);
   plan.candidate_epsilon = candidate_epsilon;
@@ -390,14 +396,21 @@ class SimulatedTruth {
         noise_(lattice_over(domain, domain.dim() <= 2 ? kNoiseNodes : kShareNodes)),
         prior_(cp.posterior.kernel(), noise_.points(), noise_, {}) {}
 
-  // ±1 per point, one draw of (g, ζ).
-  Eigen::VectorXd sides(const Points& X, Rng& rng) {
+  // ±1 per point, one draw of (g, ζ). With a nugget ν > 0 (the calibrated preview's label
+  // statistic), ζ = 2Φ(√(1−ν)·z + √ν·e) − 1, e ~ N(0, 1) per point: still uniform on (−1, 1) at
+  // every x, less coherent between neighbours.
+  Eigen::VectorXd sides(const Points& X, Rng& rng, double nugget = 0.0) {
     const Eigen::VectorXd g = sample(cp_.posterior, share_, 1, rng).values.col(0);
     const Eigen::VectorXd z = prior_.draw(rng, 1).col(0);
+    Eigen::VectorXd e = Eigen::VectorXd::Zero(X.rows());
+    if (nugget > 0) rng.fill_standard_normal(e.data(), static_cast<std::size_t>(e.size()));
+    const double a = std::sqrt(1.0 - nugget), b = std::sqrt(nugget);
     const auto gi = nearest_nodes(share_, X), zi = nearest_nodes(noise_, X);
     Eigen::VectorXd side(X.rows());
     for (Eigen::Index i = 0; i < X.rows(); ++i) {
-      const double zeta = std::erfc(-z(zi[static_cast<std::size_t>(i)]) / std::sqrt(2.0)) - 1.0;
+      const double latent = nugget > 0 ? a * z(zi[static_cast<std::size_t>(i)]) + b * e(i)
+                                       : z(zi[static_cast<std::size_t>(i)]);
+      const double zeta = std::erfc(-latent / std::sqrt(2.0)) - 1.0;
       side(i) = g(gi[static_cast<std::size_t>(i)]) + cp_.prior_mean + zeta > 0 ? 1.0 : -1.0;
     }
     return side;
@@ -458,8 +471,34 @@ OneStandardErrorChoice one_standard_error_choice(const std::vector<std::vector<d
   return out;
 }
 
-AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
-  AutoChoice choice{std::move(summary), 0, {}, false, {}};
+namespace {
+
+// D and P of simulated data sets at each nugget (kLabelNuggetDraws each): locations from the
+// summary's noisy counts, sides from the simulated truth, the statistic's cells; at most
+// kAutoSimulatedGridRecords records (with more, the cells of that many).
+std::vector<std::vector<LabelCounts>> simulated_label_counts(const LabelStatistic& observed,
+                                                             const CellTable& table,
+                                                             SimulatedTruth& truth) {
+  const long n = std::min(observed.n, kAutoSimulatedGridRecords);
+  const CellLayout cells = n == observed.n ? observed.cells : label_cells(table.layout.domain, n);
+  const SeededRng root(kAutoSimulationSeed + 1);
+  std::vector<std::vector<LabelCounts>> out;
+  for (std::size_t j = 0; j < kLabelNuggets.size(); ++j) {
+    out.emplace_back();
+    for (int m = 0; m < kLabelNuggetDraws; ++m) {
+      SeededRng rng = root.split(static_cast<std::uint64_t>(j) * kLabelNuggetDraws +
+                                 static_cast<std::uint64_t>(m));
+      const Points X = simulated_locations(table, n, rng);
+      out.back().push_back(label_counts(cells, X, truth.sides(X, rng, kLabelNuggets[j])));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+AutoChoice choose_candidate(const AutoPlan& plan, const AutoSummary& summary) {
+  AutoChoice choice{summary.table, {}, {}, 0, {}, false, {}};
   const CellTable& table = choice.summary;
   const ReleaseRequest& sq = plan.summary_request;
   const CellPosterior cp = cell_posterior(table, plan.summary_accounting.mechanism);
@@ -478,12 +517,19 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
   std::vector<std::vector<double>> accuracy(K), iou(K);
   const SeededRng root(kAutoSimulationSeed);
   SimulatedTruth truth_model(cp, domain);
+  choice.nuggets.assign(static_cast<std::size_t>(kAutoSimulations), 0.0);
+  if (summary.labels) {
+    choice.nugget_weights = nugget_weights(
+        *summary.labels, simulated_label_counts(*summary.labels, table, truth_model));
+    choice.nuggets = stratified_nuggets(choice.nugget_weights, kAutoSimulations);
+  }
   for (int k = 0; k < kAutoSimulations; ++k) {
     SeededRng rng = root.split(static_cast<std::uint64_t>(k));
     // Held-out records first, then n_grid training records; the first n_sim of those train the
     // candidates that run on thinned data.
     const Points X = simulated_locations(table, n_test + n_grid, rng);
-    const Eigen::VectorXd side = truth_model.sides(X, rng);
+    const Eigen::VectorXd side =
+        truth_model.sides(X, rng, choice.nuggets[static_cast<std::size_t>(k)]);
     const Points test = X.topRows(n_test), train_grid = X.bottomRows(n_grid),
                  train = train_grid.topRows(n_sim);
     Eigen::VectorXd raw_grid(n_grid);
@@ -616,16 +662,39 @@ AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary) {
       {"trivial_predicted", to_json(triv)},
       {"useless", choice.useless},
       {"line", line}};
+  if (summary.labels) {
+    json ls = to_json(*summary.labels);
+    ls["nuggets"] = kLabelNuggets;
+    ls["prior"] = kLabelNuggetPrior;
+    ls["weights"] = choice.nugget_weights;
+    ls["simulated_nuggets"] = choice.nuggets;
+    choice.report["label_statistic"] = ls;
+    choice.report["simulation"]["labels"] =
+        "sign(g + ζ): g the summary's GP, ζ = 2Φ(√(1−ν)·z + √ν·e) − 1, z ~ GP(0, k), e ~ N(0, 1) "
+        "per record, the nugget ν of each data set from the label statistic's weights";
+  }
   return choice;
 }
 
-CellTable draw_summary(const AutoPlan& plan, const std::optional<std::uint64_t>& insecure_seed) {
+AutoSummary draw_summary(const AutoPlan& plan, const std::optional<std::uint64_t>& insecure_seed) {
   DrawSpec spec = draw_spec(plan.summary_request, plan.summary_validated, plan.summary_accounting);
   // A seeded release: the summary's own stream (NOT private either way).
   spec.insecure_seed.reset();
   if (insecure_seed) spec.insecure_seed = *insecure_seed ^ 0x9e3779b97f4a7c15ULL;
   SnappedDraws d = draw_snapped(spec, false);
-  return std::move(*d.table);
+  AutoSummary out{std::move(*d.table), std::nullopt};
+  if (const auto& m = plan.summary_accounting.label_statistic) {
+    // The label statistic (preview only), its own stream of the same kind of generator.
+    const auto rng = make_rng(
+        insecure_seed ? std::optional<std::uint64_t>(*insecure_seed ^ 0x5851f42d4c957f2dULL)
+                      : std::nullopt);
+    const CellLayout cells = label_cells(out.table.layout.domain, m->n);
+    const ValidatedRelease& v = plan.summary_validated;
+    out.labels =
+        noisy_label_statistic(cells, label_counts(cells, v.model_covariates(), v.prepared.data.y),
+                              m->n, m->noise_scale, *rng);
+  }
+  return out;
 }
 
 AutoChoice draw_summary_and_choose(const AutoPlan& plan,

@@ -84,7 +84,8 @@ std::vector<options::OptionSpec> preview_own_options() {
           .in_scope(OptionScope::Cli),
       option("--calibrate-epsilon", OptionType::Real, nullptr,
              "Spend this ε (recorded in --ledger as a release of --dataset) on `--mechanism "
-             "auto`'s DP summary of --data and predict auto's candidates, each calibrated to "
+             "auto`'s DP summary of --data and a label statistic (half each) and predict auto's "
+             "candidates, each calibrated to "
              "every --epsilons target, on simulations calibrated by it: accuracy with a 5-95 % "
              "interval and IoU per candidate (docs/utility.md \"A calibrated preview\"). Without "
              "it the prediction is uncalibrated (public inputs only)"),

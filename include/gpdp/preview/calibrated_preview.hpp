@@ -4,7 +4,8 @@
 // auto`'s candidates on simulations calibrated by auto's own DP summary, drawn once from the
 // private records at ε = E_s and charged to the ledger like a release.
 //
-//   plan      public inputs only: the summary S at E_s (release/auto_mechanism.hpp plan_auto_at)
+//   plan      public inputs only: the summary S at E_s (release/auto_mechanism.hpp plan_auto_at:
+//             auto's grid mean and the label statistic, release/label_disagreement.hpp)
 //             and, per target ε of the preview, auto's candidates each calibrated to ε itself
 //             (the summary is paid separately, so no composition inside the candidates);
 //   spend     the ledger's pre-check, S drawn (secure generator unless insecure_seed), then S's
@@ -30,6 +31,7 @@ struct CalibratedTarget {
   std::vector<release::AutoPrediction> predicted;
   std::size_t best = 0;  // auto's rule: the highest mean accuracy, a near tie to the simpler
   bool useless = false;  // no varying candidate beats a constant map by kAutoUsefulMargin
+  std::vector<double> nugget_weights;  // the label statistic's (per release::kLabelNuggets)
 };
 
 struct CalibratedPreview {
@@ -41,6 +43,8 @@ struct CalibratedPreview {
   nlohmann::json privacy_record;  // the summary's events, as the ledger stores them
   std::vector<long> summary_cells;
   double share_above = 0.0;  // the summary's share above t (its post-processing GP's mean)
+  // The label statistic as released, with the nugget weights it gives the simulations.
+  nlohmann::json label_statistic;
   long n = 0;
   std::vector<CalibratedTarget> targets;
 };
@@ -58,7 +62,7 @@ std::vector<release::AutoPlan> calibration_plans(const release::ReleaseRequest& 
 
 // Post-processing of S's output: the predictions per target ε.
 std::vector<CalibratedTarget> calibrated_targets(const std::vector<release::AutoPlan>& plans,
-                                                 const release::CellTable& summary);
+                                                 const release::AutoSummary& summary);
 
 // Plans, asks the ledger, draws S, records its spend, predicts. PrivacyError when the ledger
 // refuses (nothing recorded, nothing drawn when the pre-check refuses).

@@ -18,7 +18,8 @@ struct Event {
 // {"kind": "gp-posterior-sample", "count": L, "kernel": {...}, "n": .., "r": .., "sigma": ..,
 //  "eta": .., ...} or {"kind": "gp-functional-mean", ..., "noise_scale": s} (no σ, η), or
 // {"kind": "grid-mean", "count", "n", "M_Y", "noise_scale": s_S, "count_noise": s_N, "cells"} or
-// {"kind": "prior-mean", "count", "n", "M_Y", "noise_scale": s}.
+// {"kind": "prior-mean", "count", "n", "M_Y", "noise_scale": s} or {"kind": "label-disagreement",
+// "count", "n", "M_Y", "noise_scale": s}.
 nlohmann::json to_json(const Event& event);
 // InputError naming `source` for a malformed description.
 Event event_from_json(const nlohmann::json& j, const std::string& source);

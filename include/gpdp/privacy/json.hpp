@@ -23,7 +23,7 @@ double number_or_inf(const nlohmann::json& j);
 // {"name", "ell"}, "domain", "kappa", "rkhs_norm", "user_Vn", "user_Delta_n"} (the optional ones
 // when set), or {"kind": "gp-functional-mean", ..., "noise_scale"} (no σ, η), or {"kind":
 // "grid-mean", "n", "M_Y", "noise_scale", "count_noise", "cells"}, or {"kind": "prior-mean", "n",
-// "M_Y", "noise_scale"}.
+// "M_Y", "noise_scale"}, or {"kind": "label-disagreement", "n", "M_Y", "noise_scale"}.
 nlohmann::json to_json(const GpMechanism& m);
 // InputError naming `source` for a malformed description.
 GpMechanism mechanism_from_json(const nlohmann::json& j, const std::string& source);

@@ -25,14 +25,16 @@ enum class MechanismKind {
   Functional,       // μ_D + s·g with g ~ GP(0, k): the classical functional Gaussian mechanism
   GridMean,         // per-cell clipped sums + N(0, s_S²) and counts + N(0, s_N²) on public cells
   PriorMean,        // (1/n) Σ y_i + N(0, s²): the private prior mean of a GP mechanism
+  // (D, P) + N(0, s²)²: the calibrated preview's label statistic (release/label_disagreement.hpp)
+  LabelDisagreement,
 };
-// "posterior-sample" | "functional" | "grid-mean" | "prior-mean"
+// "posterior-sample" | "functional" | "grid-mean" | "prior-mean" | "label-disagreement"
 std::string to_string(MechanismKind kind);
 // A mechanism a release can be asked for: posterior-sample, functional or grid-mean (InputError
 // otherwise; the prior mean is a part of a release, --prior-mean).
 MechanismKind parse_mechanism_kind(const std::string& name);
 // Whether the mechanism's privacy comes from a Gaussian noise scale s (noise_scale): functional,
-// grid mean, prior mean.
+// grid mean, prior mean, label disagreement.
 bool has_noise_scale(MechanismKind kind);
 
 struct GpMechanism {
@@ -58,6 +60,10 @@ struct GpMechanism {
   std::optional<double> user_Vn;       // a proven upper bound on V_n(r) at this r
   std::optional<double> user_Delta_n;  // a proven upper bound on Δ_n(r) at this r (lemma = User)
 };
+
+// The Gaussian mechanisms on aggregates of the records (grid mean, prior mean, label
+// disagreement): no kernel, ridge or sensitivity lemma.
+bool is_aggregate(MechanismKind kind);
 
 // The numbers the bound uses and how each was obtained.
 struct ResolvedBounds {

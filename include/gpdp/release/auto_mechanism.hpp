@@ -36,6 +36,7 @@
 
 #include "gpdp/privacy/accountant.hpp"
 #include "gpdp/release/grid_mean.hpp"
+#include "gpdp/release/label_disagreement.hpp"
 #include "gpdp/release/stages.hpp"
 
 namespace gpdp::release {
@@ -72,7 +73,7 @@ struct AutoPlan {
   double target_epsilon = 0.0;  // E
   ReleaseRequest summary_request;
   ValidatedRelease summary_validated;
-  ReleaseAccounting summary_accounting;
+  ReleaseAccounting summary_accounting;  // with the label statistic when drawn (preview only)
   // [0] the trivial map, the summary's side (a reference for "useless", never chosen), then the
   // candidates, simplest first (the 1-SE rule prefers the earlier).
   std::vector<AutoCandidate> candidates;
@@ -86,9 +87,10 @@ struct AutoPlan {
 // --cells, --draws > 1, --eta, --noise-scale, a fraction outside (0, 1)).
 AutoPlan plan_auto(const ReleaseRequest& request, const ValidatedRelease& validated);
 // The same parts for `gpdp preview --calibrate-epsilon` (preview/calibrated_preview.hpp): the
-// summary at `summary_epsilon` (charged on its own by the preview) and every candidate calibrated
-// to `candidate_epsilon` itself (what a release of that candidate alone at that ε would spend);
-// `total` composes the two as plan_auto's does, for the report only.
+// summary at `summary_epsilon` (charged on its own by the preview), drawn with the label statistic
+// (label_disagreement.hpp: half of it, the summary's cells the rest; their UG rule at half), and
+// every candidate calibrated to `candidate_epsilon` itself (what a release of that candidate alone
+// at that ε would spend); `total` composes the two as plan_auto's does, for the report only.
 AutoPlan plan_auto_at(const ReleaseRequest& request, const ValidatedRelease& validated,
                       double summary_epsilon, double candidate_epsilon);
 
@@ -100,8 +102,18 @@ struct AutoPrediction {
 };
 // {"accuracy", "lo", "hi", "iou"}
 nlohmann::json to_json(const AutoPrediction& prediction);
+// S's output: the grid mean's noisy cell table (sign response) and, in the calibrated preview, the
+// label statistic.
+struct AutoSummary {
+  CellTable table;
+  std::optional<LabelStatistic> labels;
+};
 struct AutoChoice {
   CellTable summary;  // S's output (the grid mean's noisy cell table, sign response)
+  // With the label statistic: the nugget weights (per kLabelNuggets) and each simulated data
+  // set's nugget; without, ν = 0 everywhere.
+  std::vector<double> nugget_weights;
+  std::vector<double> nuggets;
   std::size_t winner = 0;
   std::vector<AutoPrediction> predictions;  // per candidate
   bool useless = false;   // the best non-constant is not better than a constant map by the margin
@@ -122,10 +134,10 @@ OneStandardErrorChoice one_standard_error_choice(const std::vector<std::vector<d
                                                  std::size_t first, double least_margin);
 
 // The choice from S's output and public inputs only (post-processing).
-AutoChoice choose_candidate(const AutoPlan& plan, CellTable summary);
+AutoChoice choose_candidate(const AutoPlan& plan, const AutoSummary& summary);
 // S's output, drawn with the release's generator (with `insecure_seed`: a seeded one, NOT
 // private).
-CellTable draw_summary(const AutoPlan& plan, const std::optional<std::uint64_t>& insecure_seed);
+AutoSummary draw_summary(const AutoPlan& plan, const std::optional<std::uint64_t>& insecure_seed);
 // Draws S with the release's generator (with `insecure_seed`: a seeded one, NOT private) and
 // chooses.
 AutoChoice draw_summary_and_choose(const AutoPlan& plan,

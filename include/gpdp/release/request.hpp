@@ -123,6 +123,11 @@ struct ReleaseRequest {
   // The grid mean's released map (post-processing, free; none: GridMap::Gp).
   std::optional<GridMap> grid_map;
   std::optional<PriorMeanSpec> prior_mean;  // the GP mechanisms only; none: mean 0 (at the centre)
+  // The calibrated preview's label statistic (label_disagreement.hpp), drawn beside the mechanism:
+  // its noise calibrated alone to this fraction of the target ε(δ), the mechanism then to the rest
+  // (their composition meets the target). None: not drawn. Set by `gpdp preview
+  // --calibrate-epsilon` for auto's summary only, not an option of a release.
+  std::optional<double> label_statistic_fraction;
   // Post-processing before thresholding (2-D grids): Gaussian filter of this bandwidth in
   // coordinate units (paper App. D.1); 0 = none.
   double smooth = 0.0;

@@ -91,8 +91,11 @@ struct ReleaseAccounting {
   // (the request's, or the public rule's: prior_mean_share.hpp).
   std::optional<privacy::GpMechanism> prior_mean;
   double prior_mean_fraction = 0;
+  // The label statistic (request.label_statistic_fraction), calibrated.
+  std::optional<privacy::GpMechanism> label_statistic;
   privacy::ResolvedBounds bounds;
-  // this release's events: the private prior mean (if any), then L draws of `mechanism`
+  // this release's events: the private prior mean and the label statistic (if any), then L draws
+  // of `mechanism`
   privacy::Accountant composition;
   privacy::Guarantee guarantee;  // this release alone, at the request's δ
   privacy::AttackRisk risk;      // ... what it allows a membership attacker
