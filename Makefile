@@ -62,8 +62,8 @@ test-slow: build
 # build; run it with `make test-sanitize SAN_TESTS=all`.
 SAN_TESTS  ?= test_foundation test_io_data test_io_mask test_posterior test_sampler_dense \
   test_sampler_markov test_circulant test_privacy_accountant test_privacy_bounds \
-  test_privacy_calibrate test_release_input test_release_postprocess test_cli_release \
-  test_readme_example
+  test_privacy_calibrate test_label_disagreement test_release_input test_release_postprocess \
+  test_cli_release test_readme_example
 # allocator_may_return_null: an impossible allocation throws std::bad_alloc as in a normal build (the
 # CLI turns it into a resource error, tested), instead of ASan aborting the process.
 SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
