@@ -26,7 +26,7 @@ void remember_parameter(const CLI::Option* opt, const options::OptionSpec& spec)
 // ("--points/--grid/--grid2d"); a parameter no flag of the command sets is left as it is.
 std::string with_flags(const Error& e, const CLI::App& app);
 
-// For flag groups still parsed into typed variables (options.hpp, privacy_options.hpp): adds the
+// For flag groups still parsed into typed variables (options.hpp): adds the
 // option `flag` of `specs` bound to `variable`, with the spec's names, help and required mark
 // (the default shown is the variable's).
 const options::OptionSpec& find_spec(const std::vector<options::OptionSpec>& specs,

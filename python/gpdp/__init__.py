@@ -9,9 +9,9 @@ The C++ core (gpdp._core) with NumPy in and out:
     path = post.sample_path()                                    # lazy, conditional queries
     path(xs1); path(xs2)
 
-Privacy accounting lives in gpdp.privacy (`gpdp calibrate` as a call: gpdp.calibrate), the
-experiments in gpdp.attack / gpdp.experiments, certified releases in gpdp.release, matplotlib
-helpers in gpdp.plot.
+Privacy accounting lives in gpdp.privacy (`gpdp account` and `gpdp calibrate` as calls:
+gpdp.account, gpdp.calibrate), the experiments in gpdp.attack / gpdp.experiments, certified
+releases in gpdp.release, matplotlib helpers in gpdp.plot.
 
 Arrays: points are float64 (m, d) arrays, or (m,) when d = 1; C- or F-ordered or strided views
 are read in place (mean, variance and excursion_probability copy only blocks of about 8 MiB at a
@@ -44,7 +44,7 @@ from ._core import (
     gpu_unavailable_reason,
     set_factor_device,
 )
-from . import privacy, attack, experiments, release, preview, mechanisms, calibrate  # noqa: E402  (submodules; gpdp.plot on demand)
+from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate  # noqa: E402  (submodules; gpdp.plot on demand)
 
 __all__ = [
     "Box",
@@ -61,6 +61,7 @@ __all__ = [
     "SecureRng",
     "SeededRng",
     "__version__",
+    "account",
     "attack",
     "calibrate",
     "factor_device",

@@ -15,6 +15,7 @@ void bind_release_batch(pybind11::module_& m);  // into the release submodule
 void bind_mechanisms(pybind11::module_& m);
 void bind_gis(pybind11::module_& m);
 void bind_preview(pybind11::module_& m);
+void bind_account(pybind11::module_& m);
 void bind_calibrate(pybind11::module_& m);
 void bind_tasks(pybind11::module_& m);
 void bind_options(pybind11::module_& m);

@@ -93,6 +93,9 @@ del _c
   auto preview = m.def_submodule(
       "preview", "Predicted utility of a release before any budget is spent (gpdp preview)");
   gpdp::python::bind_preview(preview);
+  auto account = m.def_submodule(
+      "account", "The (ε, δ) of L released sample paths, with its bounds and risk (gpdp account)");
+  gpdp::python::bind_account(account);
   auto calibrate = m.def_submodule(
       "calibrate",
       "The smallest r, η, σ or s, or the largest L, meeting a target (gpdp calibrate)");

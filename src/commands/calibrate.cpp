@@ -18,12 +18,11 @@ namespace {
 using nlohmann::json;
 using options::option;
 using options::OptionType;
-
-constexpr long kDefaultDraws = 1;
 }  // namespace
 
 std::vector<options::OptionSpec> calibrate_options() {
   const options::MechanismFlags d;
+  const options::Accounting a;
   const std::vector<options::OptionSpec> goal{
       option("--target-epsilon", OptionType::Real, nullptr, "Target ε₀ > 0").as_required(),
       option("--solve", OptionType::Text, nullptr,
@@ -33,9 +32,8 @@ std::vector<options::OptionSpec> calibrate_options() {
   auto specs = options::concat(goal, options::kernel_options(d.kernel, d.ell));
   specs = options::concat(specs, options::hyper_options(d.r, d.sigma, d.eta));
   specs = options::concat(specs, options::mechanism_options(options::MechanismFlagSet::Full));
-  specs = options::concat(
-      specs,
-      options::accounting_options(kDefaultDraws, privacy::to_string(privacy::kDefaultConversion)));
+  specs = options::concat(specs,
+                          options::accounting_options(a.draws, privacy::to_string(a.conversion)));
   specs.push_back(option("--json", OptionType::Flag, false, "Print the solution as JSON")
                       .in_scope(options::OptionScope::Cli));
   return specs;
@@ -49,16 +47,9 @@ CalibrateCommand calibrate_request_from_json(const json& request) {
   const double target_epsilon = options::real_or(request, "target-epsilon", nan);
   require_parameter(std::isfinite(target_epsilon) && target_epsilon > 0, "target_epsilon",
                     fmt::format("target_epsilon must be positive, got {}", target_epsilon));
-  c.draws = request.value("draws", kDefaultDraws);
-  const double delta = options::real_or(request, "delta", nan);
-  require_parameter(c.draws >= 1, "draws", fmt::format("draws must be ≥ 1, got {}", c.draws));
-  require_parameter(delta > 0 && delta < 1, "delta",
-                    fmt::format("delta must lie in (0, 1), got {}", delta));
-  const auto conversion =
-      request.contains("conversion")
-          ? privacy::parse_conversion(request.at("conversion").get<std::string>())
-          : privacy::kDefaultConversion;
-  c.target = {target_epsilon, delta, conversion};
+  const options::Accounting accounting = options::read_accounting(request);
+  c.draws = accounting.draws;
+  c.target = {target_epsilon, accounting.delta, accounting.conversion};
   options::MechanismFlags flags;
   options::read_mechanism_flags(request, flags);
   // s is the unknown: any positive value lets the description validate.

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 
+#include "gpdp/commands/account.hpp"
 #include "gpdp/commands/calibrate.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
@@ -19,6 +20,7 @@ using OptionList = std::function<std::vector<options::OptionSpec>()>;
 
 const std::map<std::string, OptionList>& commands() {
   static const std::map<std::string, OptionList> all{
+      {"account", &account_options},
       {"calibrate", &calibrate_options},
       {"preview", &release::preview_options},
       {"release", &release::release_options},

@@ -70,6 +70,18 @@ std::vector<OptionSpec> accounting_options(long draws, const std::string& conver
                  "everywhere, see docs/security.md) or mironov (the paper's, looser)")};
 }
 
+Accounting read_accounting(const nlohmann::json& request) {
+  Accounting a;
+  a.draws = request.value("draws", a.draws);
+  a.delta = real_or(request, "delta", a.delta);
+  require_parameter(a.draws >= 1, "draws", fmt::format("draws must be ≥ 1, got {}", a.draws));
+  require_parameter(a.delta > 0 && a.delta < 1, "delta",
+                    fmt::format("delta must lie in (0, 1), got {}", a.delta));
+  if (request.contains("conversion"))
+    a.conversion = privacy::parse_conversion(request.at("conversion").get<std::string>());
+  return a;
+}
+
 void read_mechanism_flags(const nlohmann::json& j, MechanismFlags& o) {
   o.kernel = j.value("kernel", o.kernel);
   o.ell = real_or(j, "ell", o.ell);

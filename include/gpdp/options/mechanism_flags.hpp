@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpdp/options/option_spec.hpp"
+#include "gpdp/privacy/accountant.hpp"
 #include "gpdp/privacy/mechanism.hpp"
 
 namespace gpdp::options {
@@ -41,6 +42,16 @@ enum class MechanismFlagSet { Full, FromData };
 std::vector<OptionSpec> mechanism_options(MechanismFlagSet set);
 // --draws/-L, --delta (required), --conversion.
 std::vector<OptionSpec> accounting_options(long draws, const std::string& conversion);
+
+// The accounting a request gives (keys draws, delta, conversion; absent: L = 1, δ = NaN, the
+// default conversion, as account_options and calibrate_options declare), checked in this order:
+// L ≥ 1, 0 < δ < 1 (ParameterError naming the parameter), the conversion's name.
+struct Accounting {
+  long draws = 1;
+  double delta = std::numeric_limits<double>::quiet_NaN();
+  privacy::Conversion conversion = privacy::kDefaultConversion;
+};
+Accounting read_accounting(const nlohmann::json& request);
 
 // The values of the options above present in `request` (keys: the flags without "--"), over
 // `into`'s.
