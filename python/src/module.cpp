@@ -100,6 +100,9 @@ del _c
       "calibrate",
       "The smallest r, η, σ or s, or the largest L, meeting a target (gpdp calibrate)");
   gpdp::python::bind_calibrate(calibrate);
+  auto hexbin = m.def_submodule(
+      "hexbin", "Point records aggregated to hexagons over a declared box (gpdp hexbin)");
+  gpdp::python::bind_hexbin_command(hexbin);
   gpdp::python::bind_tasks(m);
   gpdp::python::bind_options(m);
   gpdp::python::bind_reproduce(m);

@@ -8,6 +8,7 @@
 
 #include "gpdp/commands/account.hpp"
 #include "gpdp/commands/calibrate.hpp"
+#include "gpdp/commands/hexbin.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/release/preview_options.hpp"
@@ -22,6 +23,7 @@ const std::map<std::string, OptionList>& commands() {
   static const std::map<std::string, OptionList> all{
       {"account", &account_options},
       {"calibrate", &calibrate_options},
+      {"hexbin", &hexbin_options},
       {"preview", &release::preview_options},
       {"release", &release::release_options},
       {"search", &experiments::public_search_options},

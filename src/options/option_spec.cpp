@@ -132,6 +132,16 @@ void check_request_keys(const std::vector<OptionSpec>& specs, const nlohmann::js
   }
 }
 
+nlohmann::json with_defaults(const std::vector<OptionSpec>& specs, nlohmann::json request) {
+  for (const auto& spec : specs) {
+    const std::string key = key_of(spec);
+    if (spec.scope == OptionScope::Request && !spec.default_value.is_null() &&
+        !request.contains(key))
+      request[key] = spec.default_value;
+  }
+  return request;
+}
+
 std::string key_of(const OptionSpec& spec) {
   if (!spec.key.empty()) return spec.key;
   return spec.flag.substr(spec.flag.find_first_not_of('-'));

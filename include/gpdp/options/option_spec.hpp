@@ -67,6 +67,10 @@ double real_or(const nlohmann::json& j, const std::string& key, double fallback)
 void check_request_keys(const std::vector<OptionSpec>& specs, const nlohmann::json& request,
                         const std::string& command);
 
+// The request with the default of each Request option it does not give (a reader's view of a
+// request that holds only the options given: RequestDefaults::Omitted).
+nlohmann::json with_defaults(const std::vector<OptionSpec>& specs, nlohmann::json request);
+
 // The request key (spec.key, or the flag without its leading dashes).
 std::string key_of(const OptionSpec& spec);
 // The parameter errors name (spec.parameter, or the request key with '_' for '-').
