@@ -44,18 +44,4 @@ release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, c
   return spec;
 }
 
-void add_path_key_flags(CLI::App* app, PathKeyFlags& f) {
-  const auto specs = release::path_key_options();
-  add_spec_option(app, specs, "--path-key", f.key_file);
-  add_spec_option(app, specs, "--path-passphrase-env", f.passphrase_env);
-}
-
-release::PathKey to_path_key(const PathKeyFlags& f) {
-  require(f.key_file.empty() || f.passphrase_env.empty(),
-          "give --path-key or --path-passphrase-env, not both");
-  if (!f.key_file.empty()) return release::key_from_file(f.key_file);
-  if (!f.passphrase_env.empty()) return release::key_from_env(f.passphrase_env);
-  return {};
-}
-
 }  // namespace gpdp::cli

@@ -1,13 +1,11 @@
 #pragma once
-// Flag groups of `gpdp release` that other commands share, parsed into typed variables: the input
-// description (domain, response policy, public transform; optionally from a JSON config file;
-// gpdp preview, gpdp ledger migrate) and the key of a kept path (gpdp query). gpdp release itself
-// reads its options through its request (release/request_from_json.hpp).
+// The flag group of `gpdp release` that gpdp ledger migrate shares, parsed into typed variables:
+// the input description (domain, response policy, public transform; optionally from a JSON config
+// file). gpdp release itself reads its options through its request (release/request_from_json.hpp).
 #include <CLI/CLI.hpp>
 #include <string>
 
 #include "gpdp/release/input.hpp"
-#include "gpdp/release/path_store.hpp"
 #include "options.hpp"
 
 namespace gpdp::cli {
@@ -30,12 +28,5 @@ void add_input_flags(CLI::App* app, InputFlags& f);
 // reads the records).
 release::InputSpec to_input_spec(const DataOptions& data, const InputFlags& f, const CLI::App* app,
                                  bool require_domain = true);
-
-struct PathKeyFlags {
-  std::string key_file;
-  std::string passphrase_env;
-};
-void add_path_key_flags(CLI::App* app, PathKeyFlags& f);
-release::PathKey to_path_key(const PathKeyFlags& f);
 
 }  // namespace gpdp::cli

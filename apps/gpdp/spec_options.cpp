@@ -49,13 +49,17 @@ std::string parameter_of(const CLI::Option* opt) {
   return names.empty() ? "" : options::parameter_of_flag(names.front());
 }
 
-// parameter -> the long flags that set it, over `app` and the subcommands it ran.
-void collect_flags(const CLI::App& app, std::map<std::string, std::vector<std::string>>& out) {
+// parameter -> the long flags that set it, over `app` and the subcommands it ran; `own`: each
+// flag's name read as a parameter ("--grid2d" -> "grid2d") -> the flag.
+void collect_flags(const CLI::App& app, std::map<std::string, std::vector<std::string>>& out,
+                   std::map<std::string, std::string>& own) {
   for (const CLI::Option* opt : app.get_options()) {
     const auto& names = opt->get_lnames();
-    if (!names.empty()) out[parameter_of(opt)].push_back("--" + names.front());
+    if (names.empty()) continue;
+    out[parameter_of(opt)].push_back("--" + names.front());
+    own[options::parameter_of_flag(names.front())] = "--" + names.front();
   }
-  for (const CLI::App* sub : app.get_subcommands()) collect_flags(*sub, out);
+  for (const CLI::App* sub : app.get_subcommands()) collect_flags(*sub, out, own);
 }
 
 CLI::Option* add(CLI::App* app, const options::OptionSpec& spec) {
@@ -85,10 +89,14 @@ void remember_parameter(const CLI::Option* opt, const options::OptionSpec& spec)
 
 std::string with_flags(const Error& e, const CLI::App& app) {
   std::map<std::string, std::vector<std::string>> flags;
-  collect_flags(app, flags);
+  std::map<std::string, std::string> own;
+  collect_flags(app, flags, own);
   std::map<std::string, std::string> spelling;
   for (const auto& [parameter, names] : flags)
     spelling[parameter] = fmt::format("{}", fmt::join(names, "/"));
+  // A flag that shares its options' parameter ("evaluation": --points/--grid/--grid2d) is named
+  // alone by its own name ("grid2d needs two axes").
+  spelling.insert(own.begin(), own.end());
   return options::spell_parameters(e.what(), e.parameters(), spelling);
 }
 

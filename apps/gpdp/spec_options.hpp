@@ -23,7 +23,8 @@ namespace gpdp::cli {
 void remember_parameter(const CLI::Option* opt, const options::OptionSpec& spec);
 // e.what() with each parameter it names (whole words) replaced by the flag(s) of the command that
 // ran (`app` and its parsed subcommands) which set that parameter, joined by '/' when several do
-// ("--points/--grid/--grid2d"); a parameter no flag of the command sets is left as it is.
+// ("--points/--grid/--grid2d"), or by the one flag whose own name it is when no option declares
+// it ("grid2d" -> "--grid2d"); a parameter no flag of the command sets is left as it is.
 std::string with_flags(const Error& e, const CLI::App& app);
 
 // For flag groups still parsed into typed variables (options.hpp): adds the

@@ -11,7 +11,8 @@ The C++ core (gpdp._core) with NumPy in and out:
 
 Privacy accounting lives in gpdp.privacy (`gpdp account` and `gpdp calibrate` as calls:
 gpdp.account, gpdp.calibrate), the experiments in gpdp.attack / gpdp.experiments, certified
-releases in gpdp.release (`gpdp hexbin` as a call: gpdp.hexbin), matplotlib helpers in gpdp.plot.
+releases in gpdp.release (`gpdp hexbin` as a call: gpdp.hexbin; a kept path's new points:
+gpdp.query), matplotlib helpers in gpdp.plot.
 
 Arrays: points are float64 (m, d) arrays, or (m,) when d = 1; C- or F-ordered or strided views
 are read in place (mean, variance and excursion_probability copy only blocks of about 8 MiB at a
@@ -44,7 +45,7 @@ from ._core import (
     gpu_unavailable_reason,
     set_factor_device,
 )
-from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate, hexbin  # noqa: E402  (submodules; gpdp.plot on demand)
+from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate, hexbin, query  # noqa: E402  (submodules; gpdp.plot on demand)
 
 __all__ = [
     "Box",
@@ -72,5 +73,6 @@ __all__ = [
     "experiments",
     "preview",
     "privacy",
+    "query",
     "release",
 ]

@@ -103,6 +103,9 @@ del _c
   auto hexbin = m.def_submodule(
       "hexbin", "Point records aggregated to hexagons over a declared box (gpdp hexbin)");
   gpdp::python::bind_hexbin_command(hexbin);
+  auto query = m.def_submodule(
+      "query", "A kept released path at new points, no budget consumed (gpdp query)");
+  gpdp::python::bind_query(query);
   gpdp::python::bind_tasks(m);
   gpdp::python::bind_options(m);
   gpdp::python::bind_reproduce(m);

@@ -9,6 +9,7 @@
 #include "gpdp/commands/account.hpp"
 #include "gpdp/commands/calibrate.hpp"
 #include "gpdp/commands/hexbin.hpp"
+#include "gpdp/commands/query.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/release/preview_options.hpp"
@@ -25,6 +26,7 @@ const std::map<std::string, OptionList>& commands() {
       {"calibrate", &calibrate_options},
       {"hexbin", &hexbin_options},
       {"preview", &release::preview_options},
+      {"query", &query_options},
       {"release", &release::release_options},
       {"search", &experiments::public_search_options},
   };

@@ -93,6 +93,12 @@ OptionSpec OptionSpec::in_scope(OptionScope where) const {
   return s;
 }
 
+OptionSpec OptionSpec::as_positional() const {
+  OptionSpec s = *this;
+  s.positional = true;
+  return s;
+}
+
 OptionSpec option(std::string flag, OptionType type, nlohmann::json default_value,
                   std::string help) {
   OptionSpec s;
@@ -265,7 +271,8 @@ nlohmann::json to_json(const OptionSpec& spec) {
           {"help", spec.help},
           {"key", key_of(spec)},
           {"parameter", parameter_of(spec)},
-          {"scope", to_string(spec.scope)}};
+          {"scope", to_string(spec.scope)},
+          {"positional", spec.positional}};
 }
 
 }  // namespace gpdp::options

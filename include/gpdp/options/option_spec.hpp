@@ -28,7 +28,9 @@ enum class OptionType {
 enum class OptionScope { Request, FrontEnd, Cli };
 
 struct OptionSpec {
-  std::string flag;   // the long flag with its dashes, e.g. "--roc-csv"
+  // The long flag with its dashes, e.g. "--roc-csv"; a positional argument's name, without them
+  // ("path": the CLI's `gpdp query PATH`; as_positional()).
+  std::string flag;
   std::string alias;  // a short alias ("-L") or empty
   OptionType type = OptionType::Text;
   nlohmann::json default_value;  // null: no default (the option is absent unless given)
@@ -40,6 +42,7 @@ struct OptionSpec {
   // parameter together share it (--grid, --grid2d and --points: "evaluation").
   std::string parameter;
   OptionScope scope = OptionScope::Request;
+  bool positional = false;  // given by its place on the command line, not by a flag
 
   // Copies with one field changed, for lists written as data:
   //   option("--draws", OptionType::Integer, 1, "...").with_alias("-L")
@@ -48,6 +51,7 @@ struct OptionSpec {
   OptionSpec with_parameter(std::string parameter_name) const;
   OptionSpec as_required() const;
   OptionSpec in_scope(OptionScope where) const;
+  OptionSpec as_positional() const;
 };
 
 // An optional request option (no alias, request key = the flag without its dashes).
@@ -106,7 +110,8 @@ ParsedOptions parse_options(const std::vector<OptionSpec>& specs, const GivenOpt
                             RequestDefaults defaults = RequestDefaults::Written);
 
 // A spec as JSON {"flag", "alias", "type", "default", "default_text", "required", "help", "key",
-// "parameter", "scope"} (what gpdp._core.command_options returns, one dict per option).
+// "parameter", "scope", "positional"} (what gpdp._core.command_options returns, one dict per
+// option).
 nlohmann::json to_json(const OptionSpec& spec);
 
 }  // namespace gpdp::options
