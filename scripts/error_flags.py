@@ -51,6 +51,8 @@ OUTPUT_TEXTS = [
     # the preview report's note and line on an uncalibrated prediction
     ("src/preview/report.cpp", "spends a small recorded ε to calibrate them"),
     ("src/preview/report.cpp", "prediction uncalibrated (public inputs only;"),
+    # gpdp ledger show's table: the command that migrates a schema-1 ledger's rows
+    ("src/commands/ledger.cpp", "gpdp ledger migrate {} --data FILE --dataset NAME"),
 ]
 
 

@@ -168,7 +168,9 @@ TEST_P(CommandOptions, CliBuildsTheRequestOfTheSpec) {
   for (const auto& spec : specs) {
     if (spec.flag == "--print-request") continue;
     const std::string value = spec.type == OptionType::Flag ? "" : sample_value(spec);
-    argv += " " + (spec.alias.empty() ? spec.flag : spec.alias) + " " + value;
+    // A positional argument is its value alone.
+    argv += spec.positional ? " " + value
+                            : " " + (spec.alias.empty() ? spec.flag : spec.alias) + " " + value;
     given.emplace_back(
         spec.flag, value.empty() ? std::vector<std::string>{} : std::vector<std::string>{value});
   }
@@ -181,7 +183,7 @@ INSTANTIATE_TEST_SUITE_P(EveryCommand, CommandOptions, ::testing::ValuesIn(lab::
                          [](const auto& info) {
                            std::string name = info.param;
                            for (auto& c : name)
-                             if (c == '-') c = '_';
+                             if (c == '-' || c == ' ') c = '_';
                            return name;
                          });
 

@@ -45,7 +45,7 @@ from ._core import (
     gpu_unavailable_reason,
     set_factor_device,
 )
-from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate, hexbin, query  # noqa: E402  (submodules; gpdp.plot on demand)
+from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate, hexbin, ledger, query  # noqa: E402  (submodules; gpdp.plot on demand)
 
 __all__ = [
     "Box",
@@ -68,6 +68,7 @@ __all__ = [
     "factor_device",
     "gpu_unavailable_reason",
     "hexbin",
+    "ledger",
     "mechanisms",
     "set_factor_device",
     "experiments",

@@ -17,6 +17,7 @@ void bind_gis(pybind11::module_& m);
 void bind_preview(pybind11::module_& m);
 void bind_account(pybind11::module_& m);
 void bind_hexbin_command(pybind11::module_& m);
+void bind_ledger(pybind11::module_& m);
 void bind_calibrate(pybind11::module_& m);
 void bind_query(pybind11::module_& m);
 void bind_tasks(pybind11::module_& m);

@@ -106,6 +106,9 @@ del _c
   auto query = m.def_submodule(
       "query", "A kept released path at new points, no budget consumed (gpdp query)");
   gpdp::python::bind_query(query);
+  auto ledger =
+      m.def_submodule("ledger", "The privacy-budget ledger: show, export, migrate (gpdp ledger)");
+  gpdp::python::bind_ledger(ledger);
   gpdp::python::bind_tasks(m);
   gpdp::python::bind_options(m);
   gpdp::python::bind_reproduce(m);

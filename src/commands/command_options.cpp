@@ -9,6 +9,7 @@
 #include "gpdp/commands/account.hpp"
 #include "gpdp/commands/calibrate.hpp"
 #include "gpdp/commands/hexbin.hpp"
+#include "gpdp/commands/ledger.hpp"
 #include "gpdp/commands/query.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
@@ -25,6 +26,9 @@ const std::map<std::string, OptionList>& commands() {
       {"account", &account_options},
       {"calibrate", &calibrate_options},
       {"hexbin", &hexbin_options},
+      {"ledger export", &ledger_export_options},
+      {"ledger migrate", &ledger_migrate_options},
+      {"ledger show", &ledger_show_options},
       {"preview", &release::preview_options},
       {"query", &query_options},
       {"release", &release::release_options},

@@ -79,7 +79,7 @@ void apply_config_from(const Options& o, const json& request, ReleaseRequest& q,
 }  // namespace
 
 // The input description: the config file's (if any), then each option given on top of it.
-void read_input(const OptionValues& o, InputSpec& in) {
+void read_input(const OptionValues& o, InputSpec& in, bool require_domain) {
   if (o.has("config"))
     in = o.parsed("config",
                   [&](const std::string&) { return load_input_config(o.path("config"), in); });
@@ -95,7 +95,7 @@ void read_input(const OptionValues& o, InputSpec& in) {
   if (o.has("sign")) in.sign = o.flag("sign");
   if (o.has("crs")) in.crs = o.text("crs");
   if (o.has("model-crs")) in.model_crs = o.text("model-crs");
-  if (!in.domain)
+  if (!in.domain && require_domain)
     o.fail("domain",
            "required (the covariate domain is declared, never inferred from the private data)");
   if (!(in.M_Y > 0)) o.fail("M-Y", "must be positive");

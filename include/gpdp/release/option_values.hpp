@@ -74,9 +74,10 @@ void read_public_parameters(const OptionValues& o, ReleaseRequest& q);
 
 // The input description (input.hpp) of a command that reads the release's input options (config,
 // x, y, domain, M-Y, response-policy, transform, center, scale, sign, crs, model-crs): the config
-// file's (if any), then each option given on top of it, over `in`; the domain is required.
-// gpdp release's and gpdp preview's readers share it (request_from_json.cpp).
-void read_input(const OptionValues& o, InputSpec& in);
+// file's (if any), then each option given on top of it, over `in`; the domain is required unless
+// `require_domain` is false (gpdp ledger migrate only reads the records). gpdp release's, gpdp
+// preview's and gpdp ledger migrate's readers share it (request_from_json.cpp).
+void read_input(const OptionValues& o, InputSpec& in, bool require_domain = true);
 // The evaluation points: exactly one of points, grid (1-D), grid2d, and mask (grid2d only).
 EvaluationSpec read_evaluation(const OptionValues& o);
 
