@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "gpdp/parallel.hpp"
@@ -18,12 +20,16 @@ TEST(ParallelFor, EveryIndexRunsExactlyOnce) {
   gpdp::parallel_for(0, 4, [](long) { FAIL() << "no item to run"; });
 }
 
+// Each other item takes 50 µs, so the 100000 items would take seconds if the failure did not stop
+// them: the worker that throws at item 3 would have to be descheduled that long for the other to
+// finish them all (with instant items, a millisecond's preemption under load was enough).
 TEST(ParallelFor, RethrowsTheFirstFailureAndStopsEarly) {
   std::atomic<long> ran{0};
   EXPECT_THROW(gpdp::parallel_for(100000, 2,
                                   [&](long i) {
                                     ++ran;
                                     if (i == 3) throw std::runtime_error("item 3");
+                                    std::this_thread::sleep_for(std::chrono::microseconds(50));
                                   }),
                std::runtime_error);
   EXPECT_LT(ran.load(), 100000) << "items kept starting after the failure";
