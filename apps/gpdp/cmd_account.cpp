@@ -21,11 +21,7 @@ void run(const SpecOptions& opts) {
   const commands::AccountOutcome outcome =
       commands::run_account_command(commands::account_request_from_json(parsed.request));
   if (!outcome.note.empty()) fmt::print(stderr, "gpdp: note: {}\n", outcome.note);
-  if (parsed.front_end.value("json", false)) {
-    fmt::print("{}\n", outcome.report.dump(2));
-  } else {
-    fmt::print("{}", outcome.text);
-  }
+  SpecOptions::print_outcome(parsed, outcome.report, outcome.text);
 }
 
 void setup(CLI::App& app) {

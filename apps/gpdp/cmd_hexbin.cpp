@@ -20,11 +20,7 @@ void run(const SpecOptions& opts) {
   if (SpecOptions::print_request(parsed)) return;
   const commands::HexbinOutcome outcome =
       commands::run_hexbin_command(commands::hexbin_request_from_json(parsed.request));
-  if (parsed.front_end.value("json", false)) {
-    fmt::print("{}\n", outcome.report.dump(2));
-  } else {
-    fmt::print("{}", outcome.text);
-  }
+  SpecOptions::print_outcome(parsed, outcome.report, outcome.text);
 }
 
 void setup(CLI::App& app) {

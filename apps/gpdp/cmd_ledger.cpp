@@ -21,8 +21,7 @@ void run_show(const SpecOptions& opts) {
   if (SpecOptions::print_request(parsed)) return;
   const auto outcome =
       commands::run_ledger_show(commands::ledger_show_request_from_json(parsed.request));
-  fmt::print("{}",
-             parsed.front_end.value("json", false) ? outcome.report.dump(2) + "\n" : outcome.text);
+  SpecOptions::print_outcome(parsed, outcome.report, outcome.text);
 }
 
 void run_export(const SpecOptions& opts) {

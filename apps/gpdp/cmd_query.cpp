@@ -5,8 +5,6 @@
 // table (commands/query.hpp); argv becomes the JSON request (--print-request shows it), which
 // commands::query_request_from_json reads, as it reads Python's gpdp.query.command options;
 // commands::run_query_command runs it.
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <memory>
 
@@ -26,11 +24,7 @@ void run(const SpecOptions& opts) {
     std::fprintf(stderr, "gpdp query: --insecure-seed: these answers are NOT PRIVATE\n");
   const commands::QueryOutcome outcome =
       commands::run_query_command(commands::query_request_from_json(parsed.request));
-  if (parsed.front_end.value("json", false)) {
-    fmt::print("{}\n", outcome.report.dump(2));
-  } else {
-    fmt::print("{}", outcome.text);
-  }
+  SpecOptions::print_outcome(parsed, outcome.report, outcome.text);
 }
 
 void setup(CLI::App& app) {

@@ -125,4 +125,13 @@ bool SpecOptions::print_request(const options::ParsedOptions& parsed) {
   return true;
 }
 
+void SpecOptions::print_outcome(const options::ParsedOptions& parsed, const nlohmann::json& report,
+                                const std::string& text) {
+  if (parsed.front_end.value("json", false)) {
+    fmt::print("{}\n", report.dump(2));
+  } else {
+    fmt::print("{}", text);
+  }
+}
+
 }  // namespace gpdp::cli

@@ -9,6 +9,7 @@
 //   sub->callback([opts] { const auto p = opts->parsed(); if (opts->print_request(p)) return; ...
 //   });
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ class SpecOptions {
   CLI::Option* option(const std::string& flag) const;
   // With --print-request: prints the request (one JSON line) and returns true.
   static bool print_request(const options::ParsedOptions& parsed);
+  // What a declared command prints: its report as indented JSON with --json, else its text.
+  static void print_outcome(const options::ParsedOptions& parsed, const nlohmann::json& report,
+                            const std::string& text);
 
  private:
   std::vector<options::OptionSpec> specs_;
