@@ -26,11 +26,7 @@ namespace {
 // What the parser checks before the request is read (the request's reader checks the same; here
 // they are also shown in --help).
 void declare_relations(const SpecOptions& opts) {
-  auto* p = opts.option("--points");
-  auto* g = opts.option("--grid");
-  auto* g2 = opts.option("--grid2d");
-  p->excludes(g)->excludes(g2);
-  g->excludes(g2);
+  declare_point_options(opts);
   auto* be = opts.option("--budget-epsilon");
   auto* bd = opts.option("--budget-delta");
   be->needs(bd);

@@ -1,68 +1,32 @@
 // gpdp sample: exact draws of the posterior path f_D (+ g) on points or a grid, written as CSV.
+// The flags are the library's options table (commands/sample.hpp); argv becomes the JSON request
+// (--print-request shows it), which commands::sample_request_from_json reads, as it reads Python's
+// gpdp.sample.command options; commands::run_sample_command runs it.
 #include <fmt/format.h>
 
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <optional>
 
 #include "command.hpp"
-#include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
-#include "gpdp/io/csv.hpp"
-#include "gpdp/samplers/sampler.hpp"
-#include "options.hpp"
+#include "gpdp/commands/command_options.hpp"
+#include "gpdp/commands/sample.hpp"
+#include "spec_options.hpp"
 
 namespace gpdp::cli {
 
 namespace {
 
-struct SampleFlags {
-  PosteriorQueryOptions query;
-  int draws = 1;
-  std::optional<std::uint64_t> seed;
-  std::string method = "auto";
-  std::string out;
-  bool json = false;
-};
-
-void run(const SampleFlags& f) {
-  require(f.draws >= 1, fmt::format("--draws must be ≥ 1, got {}", f.draws));
-  require(!f.out.empty(), "--out FILE is required");
-  const SamplerMethod method = parse_sampler_method(f.method);
-  const PosteriorQuery pq = load_posterior_query(f.query);
-  const Posterior& posterior = pq.posterior;
-  const QueryPoints& q = pq.query;
-
-  std::unique_ptr<Rng> rng;
-  if (f.seed) {
-    rng = std::make_unique<SeededRng>(*f.seed);
+void run(const SpecOptions& opts) {
+  const auto parsed = opts.parsed(options::RequestDefaults::Omitted);
+  if (SpecOptions::print_request(parsed)) return;
+  const auto warn_seeded = [](std::uint64_t seed) {
     fmt::print(stderr,
                "gpdp sample: seeded draw (--seed {}): reproducible and NOT private; omit --seed "
                "for a release\n",
-               *f.seed);
-  } else {
-    rng = std::make_unique<SecureRng>();
-  }
-  const SampleOptions options{method, f.query.hyper.eta};
-  const Draws draws = q.grid ? sample(posterior, *q.grid, f.draws, *rng, options)
-                             : sample(posterior, q.points, f.draws, *rng, options);
-  std::vector<std::string> names;
-  for (int l = 1; l <= f.draws; ++l) names.push_back(fmt::format("draw{}", l));
-  io::write_file_atomic(f.out, points_csv(q, draws.values, names));
-
-  if (f.json) {
-    nlohmann::json summary = pq.summary("sample", f.query.hyper.eta);
-    summary["draws"] = f.draws;
-    summary["method"] = draws.method;
-    summary["detail"] = draws.detail;
-    summary["rng"] = rng->description();
-    summary["private_rng"] = rng->is_secure();
-    summary["out"] = f.out;
-    fmt::print("{}\n", summary.dump(2));
-  } else {
-    fmt::print("wrote {} draw(s) at {} point(s) to {}\nmethod: {} ({})\nrandomness: {}\n", f.draws,
-               q.points.rows(), f.out, draws.method, draws.detail, rng->description());
-  }
+               seed);
+  };
+  const commands::SampleOutcome outcome =
+      commands::run_sample_command(commands::sample_request_from_json(parsed.request), warn_seeded);
+  SpecOptions::print_outcome(parsed, outcome.report, outcome.text);
 }
 
 void setup(CLI::App& app) {
@@ -75,18 +39,9 @@ void setup(CLI::App& app) {
       "This command does not account privacy: use 'gpdp release' for a certified release.\n"
       "Example: gpdp sample --data train.csv --kernel exp --ell 0.3 --r 0.5 --sigma 1 \\\n"
       "           --grid 0:1:800 --draws 3 --out draws.csv");
-  auto f = std::make_shared<SampleFlags>();
-  add_posterior_query_options(sub, f->query);
-  sub->add_option("--draws", f->draws, "Number L of independent draws")->capture_default_str();
-  sub->add_option("--seed", f->seed, "Seed: reproducible experiment, NOT a private draw");
-  sub->add_option("--method", f->method,
-                  "auto|dense|markov|pathwise (auto: markov for the 1-D exponential kernel, "
-                  "pathwise on large grids when exact and cheaper — scattered covariates are "
-                  "conditioned exactly on the grid's draw —, else dense; the summary says why)")
-      ->capture_default_str();
-  sub->add_option("--out", f->out, "Output CSV (written whole or not at all)")->required();
-  sub->add_flag("--json", f->json, "Print a JSON summary on stdout");
-  sub->callback([f] { run(*f); });
+  auto opts = std::make_shared<SpecOptions>(sub, commands::command_options("sample"));
+  declare_point_options(*opts);
+  sub->callback([opts] { run(*opts); });
 }
 
 const bool registered = register_command(&setup);

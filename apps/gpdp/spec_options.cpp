@@ -134,4 +134,12 @@ void SpecOptions::print_outcome(const options::ParsedOptions& parsed, const nloh
   }
 }
 
+void declare_point_options(const SpecOptions& opts) {
+  auto* p = opts.option("--points");
+  auto* g = opts.option("--grid");
+  auto* g2 = opts.option("--grid2d");
+  p->excludes(g)->excludes(g2);
+  g->excludes(g2);
+}
+
 }  // namespace gpdp::cli

@@ -63,4 +63,8 @@ class SpecOptions {
   std::vector<CLI::Option*> added_;
 };
 
+// --points, --grid and --grid2d exclude one another (the parser refuses two of them and --help
+// says so; the request's reader checks that one is given).
+void declare_point_options(const SpecOptions& opts);
+
 }  // namespace gpdp::cli

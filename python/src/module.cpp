@@ -109,6 +109,9 @@ del _c
   auto ledger =
       m.def_submodule("ledger", "The privacy-budget ledger: show, export, migrate (gpdp ledger)");
   gpdp::python::bind_ledger(ledger);
+  auto sample = m.def_submodule(
+      "sample", "Exact draws of the posterior path on points or a grid (gpdp sample)");
+  gpdp::python::bind_sample_command(sample);
   gpdp::python::bind_tasks(m);
   gpdp::python::bind_options(m);
   gpdp::python::bind_reproduce(m);

@@ -11,6 +11,7 @@
 #include "gpdp/commands/hexbin.hpp"
 #include "gpdp/commands/ledger.hpp"
 #include "gpdp/commands/query.hpp"
+#include "gpdp/commands/sample.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/release/preview_options.hpp"
@@ -32,6 +33,7 @@ const std::map<std::string, OptionList>& commands() {
       {"preview", &release::preview_options},
       {"query", &query_options},
       {"release", &release::release_options},
+      {"sample", &sample_options},
       {"search", &experiments::public_search_options},
   };
   return all;
