@@ -159,10 +159,10 @@ TEST_P(CommandOptions, HelpListsEveryOptionWithItsDefault) {
 
 // Every option given (by its alias where it has one): the CLI's request is the library parser's.
 TEST_P(CommandOptions, CliBuildsTheRequestOfTheSpec) {
-  // gpdp release's, preview's, query's and sample's options exclude one another
+  // gpdp release's, preview's, query's, sample's and posterior's options exclude one another
   // (--points/--grid/--grid2d, --config-from) and their requests hold only the options given:
   // checked in test_release_request.cpp, test_preview_request.cpp and test_<command>_request.cpp.
-  const std::set<std::string> exclusive = {"release", "preview", "query", "sample"};
+  const std::set<std::string> exclusive = {"release", "preview", "query", "sample", "posterior"};
   if (exclusive.count(GetParam())) GTEST_SKIP();
   const auto specs = lab::command_options(GetParam());
   std::string argv;

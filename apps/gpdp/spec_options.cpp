@@ -11,30 +11,11 @@
 
 namespace gpdp::cli {
 
-const options::OptionSpec& find_spec(const std::vector<options::OptionSpec>& specs,
-                                     const std::string& flag) {
-  for (const auto& spec : specs)
-    if (spec.flag == flag) return spec;
-  throw std::logic_error("no option " + flag + " in the spec list");
-}
+namespace {
 
-std::string cli_names(const options::OptionSpec& spec) {
+std::string cli_names(const options::OptionSpec& spec) {  // "--draws,-L"
   return spec.alias.empty() ? spec.flag : spec.flag + "," + spec.alias;
 }
-
-CLI::Option* finish_spec_option(CLI::Option* opt, const options::OptionSpec& spec) {
-  remember_parameter(opt, spec);
-  if (spec.type == options::OptionType::Flag) return opt;
-  opt->type_name(options::type_name(spec.type));
-  if (spec.type == options::OptionType::RealList || spec.type == options::OptionType::TextList) {
-    opt->delimiter(',');
-  }
-  if (!spec.default_value.is_null()) opt->capture_default_str();
-  if (spec.required) opt->required();
-  return opt;
-}
-
-namespace {
 
 std::map<const CLI::Option*, std::string>& remembered_parameters() {
   static std::map<const CLI::Option*, std::string> parameters;

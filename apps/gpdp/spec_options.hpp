@@ -28,22 +28,6 @@ void remember_parameter(const CLI::Option* opt, const options::OptionSpec& spec)
 // it ("grid2d" -> "--grid2d"); a parameter no flag of the command sets is left as it is.
 std::string with_flags(const Error& e, const CLI::App& app);
 
-// For flag groups still parsed into typed variables (options.hpp): adds the
-// option `flag` of `specs` bound to `variable`, with the spec's names, help and required mark
-// (the default shown is the variable's).
-const options::OptionSpec& find_spec(const std::vector<options::OptionSpec>& specs,
-                                     const std::string& flag);
-std::string cli_names(const options::OptionSpec& spec);  // "--draws,-L"
-// The spec's type name, list delimiter, required mark; the variable's default shown when the spec
-// has one.
-CLI::Option* finish_spec_option(CLI::Option* opt, const options::OptionSpec& spec);
-template <class T>
-CLI::Option* add_spec_option(CLI::App* app, const std::vector<options::OptionSpec>& specs,
-                             const std::string& flag, T& variable) {
-  const auto& spec = find_spec(specs, flag);
-  return finish_spec_option(app->add_option(cli_names(spec), variable, spec.help), spec);
-}
-
 class SpecOptions {
  public:
   SpecOptions(CLI::App* app, std::vector<options::OptionSpec> specs);

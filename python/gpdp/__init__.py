@@ -9,7 +9,8 @@ The C++ core (gpdp._core) with NumPy in and out:
     path = post.sample_path()                                    # lazy, conditional queries
     path(xs1); path(xs2)
 
-`gpdp sample` (a data file in, CSV draws out) as a call: gpdp.sample.
+`gpdp sample` and `gpdp posterior` (a data file in, a CSV out) as calls: gpdp.sample,
+gpdp.posterior.
 Privacy accounting lives in gpdp.privacy (`gpdp account` and `gpdp calibrate` as calls:
 gpdp.account, gpdp.calibrate), the experiments in gpdp.attack / gpdp.experiments, certified
 releases in gpdp.release (`gpdp hexbin` as a call: gpdp.hexbin; a kept path's new points:
@@ -46,7 +47,7 @@ from ._core import (
     gpu_unavailable_reason,
     set_factor_device,
 )
-from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate, hexbin, ledger, query, sample  # noqa: E402  (submodules; gpdp.plot on demand)
+from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate, hexbin, ledger, query, sample, posterior  # noqa: E402  (submodules; gpdp.plot on demand)
 
 __all__ = [
     "Box",
@@ -71,6 +72,7 @@ __all__ = [
     "hexbin",
     "ledger",
     "mechanisms",
+    "posterior",
     "sample",
     "set_factor_device",
     "experiments",

@@ -1,9 +1,9 @@
 """A command's options as keyword arguments (gpdp.release.run, gpdp.preview.command,
 gpdp.account.command, gpdp.calibrate.command, gpdp.hexbin.command, gpdp.query.command,
-gpdp.sample.command): the library's options table of the command (gpdp._core.command_options),
-keyword = request key with '_' for '-'; the keywords given become [(flag, [texts])] as the CLI's
-parser receives argv, that parser (gpdp._core.parse_options) makes the request, and a library
-error's parameters (and flags) are spelled back as keywords."""
+gpdp.sample.command, gpdp.posterior.command): the library's options table of the command
+(gpdp._core.command_options), keyword = request key with '_' for '-'; the keywords given become
+[(flag, [texts])] as the CLI's parser receives argv, that parser (gpdp._core.parse_options) makes
+the request, and a library error's parameters (and flags) are spelled back as keywords."""
 
 import json
 

@@ -38,7 +38,7 @@ void bind_options(py::module_& m) {
       "The command's request from the options given, [(long flag, [texts])]: (request JSON "
       "text, front-end options JSON text) — what the CLI builds from the same argv. "
       "omit_defaults: the request holds only the options given (gpdp release, preview, "
-      "account, calibrate, query, sample: their readers apply the defaults).");
+      "account, calibrate, query, sample, posterior: their readers apply the defaults).");
   m.def("spell_parameters", &options::spell_parameters, py::arg("message"), py::arg("parameters"),
         py::arg("spelling"),
         "The message with each of the parameters it names (whole words) spelled as `spelling` "

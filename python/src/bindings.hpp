@@ -21,6 +21,7 @@ void bind_ledger(pybind11::module_& m);
 void bind_calibrate(pybind11::module_& m);
 void bind_query(pybind11::module_& m);
 void bind_sample_command(pybind11::module_& m);
+void bind_posterior_command(pybind11::module_& m);
 void bind_tasks(pybind11::module_& m);
 void bind_options(pybind11::module_& m);
 void bind_reproduce(pybind11::module_& m);

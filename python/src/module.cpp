@@ -112,6 +112,9 @@ del _c
   auto sample = m.def_submodule(
       "sample", "Exact draws of the posterior path on points or a grid (gpdp sample)");
   gpdp::python::bind_sample_command(sample);
+  auto posterior = m.def_submodule(
+      "posterior", "Posterior mean, variance and p_exceed on points or a grid (gpdp posterior)");
+  gpdp::python::bind_posterior_command(posterior);
   gpdp::python::bind_tasks(m);
   gpdp::python::bind_options(m);
   gpdp::python::bind_reproduce(m);

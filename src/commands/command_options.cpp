@@ -10,6 +10,7 @@
 #include "gpdp/commands/calibrate.hpp"
 #include "gpdp/commands/hexbin.hpp"
 #include "gpdp/commands/ledger.hpp"
+#include "gpdp/commands/posterior.hpp"
 #include "gpdp/commands/query.hpp"
 #include "gpdp/commands/sample.hpp"
 #include "gpdp/error.hpp"
@@ -30,6 +31,7 @@ const std::map<std::string, OptionList>& commands() {
       {"ledger export", &ledger_export_options},
       {"ledger migrate", &ledger_migrate_options},
       {"ledger show", &ledger_show_options},
+      {"posterior", &posterior_options},
       {"preview", &release::preview_options},
       {"query", &query_options},
       {"release", &release::release_options},

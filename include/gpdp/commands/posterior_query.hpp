@@ -1,6 +1,6 @@
 #pragma once
-// What `gpdp sample` (commands/sample.hpp) shares with `gpdp posterior` (its CLI's flag groups,
-// apps/gpdp/options.hpp, until it has a table too): the posterior fitted to a data file (--data,
+// What `gpdp sample` and `gpdp posterior` share (commands/sample.hpp, commands/posterior.hpp): the
+// posterior fitted to a data file (--data,
 // --x, --y, the kernel and θ) and the points it is evaluated at (exactly one of --points, --grid,
 // --grid2d), as options and as the part of the request that names them.
 #include <nlohmann/json.hpp>
