@@ -1,7 +1,10 @@
 // gpdp serve: kept released paths as a read-only web service (docs/serve.md). The public asks for
 // the released path at new points, the map and the certificate; the private data stay on the
 // server. Every release is checked at start as `gpdp query` checks it; one line is logged per
-// request; SIGINT/SIGTERM stop it after the requests in progress have finished.
+// request; SIGINT/SIGTERM stop it after the requests in progress have finished. The flags are the
+// library's options table (commands/serve.hpp); argv becomes the JSON request (--print-request
+// shows it), which serve::serve_request_from_json reads (the configuration file, the listen
+// address on top of it), as Python's gpdp.serve.request makes it.
 #include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>
@@ -12,20 +15,16 @@
 #include <thread>
 
 #include "command.hpp"
+#include "gpdp/commands/command_options.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/serve/config.hpp"
 #include "gpdp/serve/leaflet_files.hpp"
+#include "gpdp/serve/request.hpp"
 #include "gpdp/serve/server.hpp"
+#include "spec_options.hpp"
 
 namespace gpdp::cli {
 
 namespace {
-
-struct ServeFlags {
-  std::string config;
-  std::string listen;
-  bool json_logs = false;
-};
 
 // SIGINT/SIGTERM write to a pipe (all a signal handler may safely do); one thread waits on it
 // and stops the server, which then finishes the requests in progress.
@@ -51,10 +50,12 @@ std::thread stop_on_signal(serve::Server& server) {
   });
 }
 
-void run(const ServeFlags& f) {
-  serve::ServeConfig config = serve::load_serve_config(f.config);
-  if (!f.listen.empty()) config.listen = serve::parse_listen(f.listen, "--listen");
-  serve::Server server(config, {f.json_logs, stdout});
+void run(const SpecOptions& opts) {
+  const auto parsed = opts.parsed(options::RequestDefaults::Omitted);
+  if (SpecOptions::print_request(parsed)) return;
+  const serve::ServeRequest request = serve::serve_request_from_json(parsed.request);
+  const serve::ServeConfig& config = request.config;
+  serve::Server server(config, {request.json_logs, stdout});
   const int port = server.bind();
   for (const auto& r : config.releases) {
     if (r.insecure_seed)
@@ -83,13 +84,8 @@ void setup(CLI::App& app) {
       "Serve kept released paths over HTTP: map page, certificate, and queries answered\n"
       "conditionally on everything already released (no budget consumed). Example:\n"
       "  gpdp serve --config serve.json --listen 127.0.0.1:8080");
-  auto f = std::make_shared<ServeFlags>();
-  sub->add_option("--config", f->config, "Server configuration (JSON; see docs/serve.md)")
-      ->required();
-  sub->add_option("--listen", f->listen,
-                  "HOST:PORT to listen on (overrides the config; port 0 = any free port)");
-  sub->add_flag("--json-logs", f->json_logs, "Log one JSON object per request instead of text");
-  sub->callback([f] { run(*f); });
+  auto opts = std::make_shared<SpecOptions>(sub, commands::command_options("serve"));
+  sub->callback([opts] { run(*opts); });
 }
 
 const bool registered = register_command(&setup);

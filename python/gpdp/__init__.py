@@ -14,7 +14,7 @@ gpdp.posterior.
 Privacy accounting lives in gpdp.privacy (`gpdp account` and `gpdp calibrate` as calls:
 gpdp.account, gpdp.calibrate), the experiments in gpdp.attack / gpdp.experiments, certified
 releases in gpdp.release (`gpdp hexbin` as a call: gpdp.hexbin; a kept path's new points:
-gpdp.query), matplotlib helpers in gpdp.plot.
+gpdp.query; `gpdp serve`'s request: gpdp.serve), matplotlib helpers in gpdp.plot.
 
 Arrays: points are float64 (m, d) arrays, or (m,) when d = 1; C- or F-ordered or strided views
 are read in place (mean, variance and excursion_probability copy only blocks of about 8 MiB at a
@@ -47,7 +47,7 @@ from ._core import (
     gpu_unavailable_reason,
     set_factor_device,
 )
-from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate, hexbin, ledger, query, sample, posterior  # noqa: E402  (submodules; gpdp.plot on demand)
+from . import privacy, attack, experiments, release, preview, mechanisms, account, calibrate, hexbin, ledger, query, sample, posterior, serve  # noqa: E402  (submodules; gpdp.plot on demand)
 
 __all__ = [
     "Box",
@@ -80,4 +80,5 @@ __all__ = [
     "privacy",
     "query",
     "release",
+    "serve",
 ]

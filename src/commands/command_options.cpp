@@ -13,6 +13,7 @@
 #include "gpdp/commands/posterior.hpp"
 #include "gpdp/commands/query.hpp"
 #include "gpdp/commands/sample.hpp"
+#include "gpdp/commands/serve.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/release/preview_options.hpp"
@@ -37,6 +38,7 @@ const std::map<std::string, OptionList>& commands() {
       {"release", &release::release_options},
       {"sample", &sample_options},
       {"search", &experiments::public_search_options},
+      {"serve", &serve_options},
   };
   return all;
 }
