@@ -12,6 +12,7 @@
 #include "evaluate_posterior.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/io/atomic_file.hpp"
+#include "gpdp/options/model_options.hpp"
 #include "gpdp/release/release_options.hpp"
 
 namespace gpdp::commands {
@@ -40,12 +41,7 @@ std::vector<options::OptionSpec> posterior_options() {
   specs.push_back(option("--threshold", OptionType::Real, nullptr,
                          "Excursion threshold t (response units, after --transform): adds column "
                          "p_exceed"));
-  specs.push_back(
-      option("--out", OptionType::Text, nullptr, "Output CSV (written whole or not at all)")
-          .as_required());
-  specs.push_back(option("--json", OptionType::Flag, false, "Print a JSON summary on stdout")
-                      .in_scope(options::OptionScope::Cli));
-  return specs;
+  return options::concat(specs, posterior_output_options());
 }
 
 namespace {

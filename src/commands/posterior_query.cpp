@@ -23,6 +23,15 @@ std::vector<options::OptionSpec> posterior_query_options() {
   return specs;
 }
 
+std::vector<options::OptionSpec> posterior_output_options() {
+  return {
+      options::option("--out", options::OptionType::Text, nullptr,
+                      "Output CSV (written whole or not at all)")
+          .as_required(),
+      options::option("--json", options::OptionType::Flag, false, "Print a JSON summary on stdout")
+          .in_scope(options::OptionScope::Cli)};
+}
+
 PosteriorQueryRequest read_posterior_query(const nlohmann::json& request) {
   PosteriorQueryRequest q;
   q.data = request.value("data", q.data);

@@ -10,6 +10,7 @@
 #include "evaluate_posterior.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/io/atomic_file.hpp"
+#include "gpdp/options/model_options.hpp"
 #include "gpdp/rng.hpp"
 
 namespace gpdp::commands {
@@ -31,18 +32,13 @@ std::vector<options::OptionSpec> sample_options() {
                          "kernel, pathwise on large grids when exact and cheaper — scattered "
                          "covariates are conditioned exactly on the grid's draw —, else dense; the "
                          "summary says why)"));
-  specs.push_back(
-      option("--out", OptionType::Text, nullptr, "Output CSV (written whole or not at all)")
-          .as_required());
-  specs.push_back(option("--json", OptionType::Flag, false, "Print a JSON summary on stdout")
-                      .in_scope(options::OptionScope::Cli));
-  return specs;
+  return options::concat(specs, posterior_output_options());
 }
 
 SampleCommand sample_request_from_json(const json& request) {
   options::check_request_keys(sample_options(), request, "sample");
   SampleCommand c;
-  const long long draws = request.value("draws", 1LL);
+  const long long draws = request.value("draws", static_cast<long long>(c.draws));
   require_parameter(draws >= 1, "draws", fmt::format("draws must be ≥ 1, got {}", draws));
   require_parameter(
       draws <= std::numeric_limits<int>::max(), "draws",
@@ -65,13 +61,8 @@ SampleOutcome run_sample_command(const SampleCommand& c,
                                  const std::function<void(std::uint64_t)>& on_seeded_draw) {
   const PosteriorQuery pq = load_posterior_query(c.query);
   const QueryPoints& q = pq.query;
-  std::unique_ptr<Rng> rng;
-  if (c.seed) {
-    rng = std::make_unique<SeededRng>(*c.seed);
-    if (on_seeded_draw) on_seeded_draw(*c.seed);
-  } else {
-    rng = std::make_unique<SecureRng>();
-  }
+  const std::unique_ptr<Rng> rng = make_rng(c.seed);
+  if (c.seed && on_seeded_draw) on_seeded_draw(*c.seed);
   const SampleOptions options{c.method, c.query.eta};
   const Draws draws = q.grid ? sample(pq.posterior, *q.grid, c.draws, *rng, options)
                              : sample(pq.posterior, q.points, c.draws, *rng, options);

@@ -16,6 +16,9 @@ namespace gpdp::commands {
 // --data (required), --x, --y, --kernel, --ell, --r, --sigma, --eta, --points, --grid, --grid2d.
 // Each of the three point options names its own parameter (points, grid, grid2d).
 std::vector<options::OptionSpec> posterior_query_options();
+// --out (required: the CSV written whole or not at all) and --json (the CLI's own), last in both
+// commands' tables.
+std::vector<options::OptionSpec> posterior_output_options();
 
 struct PosteriorQueryRequest {
   std::string data;            // the data file
