@@ -3,6 +3,7 @@ LocalCluster with this process as coordinator, and the speed-up lines (docs/scal
 
 import argparse
 import functools
+import json
 import pathlib
 import tempfile
 import time
@@ -26,7 +27,8 @@ def parse_args(description, default_pairs, out_prefix):
 
 def timed_reproduce(target, workers, out, record=None, **options):
     """Runs `reproduce TARGET` on `workers` local worker processes, writing into `out`; returns
-    (wall seconds, TaskStats). `record(tasks)`, when given, sees every task list dispatched."""
+    (wall seconds, TaskStats). `options`: the request's (reproduce/command.hpp; data_dir for
+    "data-dir"). `record(tasks)`, when given, sees every task list dispatched."""
     stats = TaskStats()
 
     def mapper(executor, tasks, **kw):
@@ -37,8 +39,11 @@ def timed_reproduce(target, workers, out, record=None, **options):
     out.mkdir(parents=True, exist_ok=True)
     with open_executor(f"local:{workers}") as executor:
         start = time.perf_counter()
-        _core.reproduce(target, functools.partial(mapper, executor, progress=None, stats=stats),
-                        out_dir=str(out), workers=workers, **options)
+        request = {"target": target, "out": str(out)}
+        request.update({key.replace("_", "-"): value for key, value in options.items()})
+        _core.reproduce(json.dumps(request),
+                        functools.partial(mapper, executor, progress=None, stats=stats),
+                        workers=workers)
         wall = time.perf_counter() - start
     return wall, stats
 

@@ -17,7 +17,8 @@ fails when an OUTPUT_TEXTS entry matches nothing (the list may only shrink with 
 
 With --cli (each executable of the CLI), it also checks that every parameter an error names (the
 string literals in the parameter lists of require_parameter(s), ParameterError and the other
-Error constructors) is set by a flag of some command, so the CLI can print it as a flag: a flag's
+Error constructors) is set by a flag (or a positional argument, named as it is) of some command,
+so the CLI can print it as a flag: a flag's
 parameter is its name with '_' for '-' ("--target-epsilon" -> target_epsilon), or the one its spec
 states beside it (option("--out", ...).with_parameter("out_dir"); else its request key,
 with_key("roc_path")). Parameters of library calls
@@ -212,8 +213,9 @@ def spec_parameters(code, literals):
 
 
 def cli_flags(executable, words=()):
-    """The long flags of the command `words` of `executable` and of all its subcommands (from
-    --help: an entry starts in the third column, its description's next lines further right)."""
+    """The long flags and positional arguments of the command `words` of `executable` and of all
+    its subcommands (from --help: an entry starts in the third column, its description's next lines
+    further right)."""
     out = subprocess.run([executable, *words, "--help"], capture_output=True, text=True, check=True)
     flags, subcommands, section = set(), [], ""
     for line in out.stdout.splitlines():
@@ -225,6 +227,8 @@ def cli_flags(executable, words=()):
             continue
         if section == "options" and entry.group(1).startswith("-"):
             flags.update(re.findall(r"--([A-Za-z][\w-]*)", entry.group(1)))
+        elif section == "positionals":  # named as it is: `gpdp-lab reproduce TARGET`'s target
+            flags.add(entry.group(1))
         elif section == "subcommands":
             subcommands.append(entry.group(1))
     for sub in subcommands:

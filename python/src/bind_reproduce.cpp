@@ -6,6 +6,8 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "gpdp/error.hpp"
+#include "gpdp/reproduce/command.hpp"
 #include "gpdp/reproduce/targets.hpp"
 
 namespace gpdp::python {
@@ -22,24 +24,30 @@ void bind_reproduce(py::module_& m) {
       },
       "The targets gpdp._core.reproduce runs: [(name, description)].");
   m.def(
+      "reproduce_request",
+      [](const std::string& request) {
+        const auto r = reproduce::reproduce_request_from_json(nlohmann::json::parse(request));
+        return py::make_tuple(r.target, r.list);
+      },
+      py::arg("request"),
+      "Reads and checks a reproduce request (JSON of the flags, reproduce/command.hpp) as "
+      "gpdp-lab does: (target, list); target '' when none is named.");
+  m.def(
       "reproduce",
-      [](const std::string& target, const py::function& map_tasks, const std::string& out_dir,
-         bool quick, long pairs, std::uint64_t seed, int workers, const std::string& conversion,
-         const std::string& sensitivity, const std::string& data_dir) {
-        reproduce::Options options{out_dir, quick,      pairs,       seed,
-                                   workers, conversion, sensitivity, data_dir};
+      [](const std::string& request, const py::function& map_tasks, int workers) {
+        auto parsed = reproduce::reproduce_request_from_json(nlohmann::json::parse(request));
+        require_parameter(!parsed.list && !parsed.target.empty(), "target",
+                          "reproduce: name a target");
+        parsed.options.threads = workers;
         tasks::CallbackExecutor executor = callback_executor(map_tasks);
         const py::gil_scoped_release release;
-        reproduce::run_target(target, options, executor);
+        reproduce::run_request(parsed, executor);
       },
-      py::arg("target"), py::arg("map_tasks"), py::kw_only(), py::arg("out_dir"),
-      py::arg("quick") = false, py::arg("pairs") = 0, py::arg("seed") = 20260616,
-      py::arg("workers") = 1, py::arg("conversion") = "mironov", py::arg("sensitivity") = "",
-      py::arg("data_dir") = "",
+      py::arg("request"), py::arg("map_tasks"), py::kw_only(), py::arg("workers") = 1,
       "Runs `gpdp-lab reproduce TARGET` with its task lists sent to map_tasks([(kind, params "
-      "JSON)]) "
-      "-> [CBOR bytes] (in task order); `workers` sizes the task lists (about 4 chunks each). "
-      "Writes the files the CLI writes into out_dir (which must exist).");
+      "JSON)]) -> [CBOR bytes] (in task order): request = JSON of the flags (what "
+      "--print-request prints, reproduce/command.hpp; it names a target); `workers` sizes the "
+      "task lists (about 4 chunks each). Creates out and writes the files the CLI writes.");
 }
 
 }  // namespace gpdp::python

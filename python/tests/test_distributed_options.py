@@ -15,10 +15,13 @@ from gpdp.distributed.__main__ import COMMANDS
 
 SAMPLES = {"integer": "7", "real": "0.25", "real-list": "1.5,2", "text-list": "a,b",
            "text": "some-text"}
+# Positional arguments whose front ends accept only some values (reproduce's target: argparse's
+# choices).
+POSITIONAL_SAMPLES = {"target": "table1"}
 # The commands both front ends have, with their options as data.
 SHARED = sorted(set(_core.option_commands()) & set(COMMANDS))
 # The research tools among them: gpdp-lab's commands, not gpdp's.
-LAB = {"attack", "audit", "audit-study"}
+LAB = {"attack", "audit", "audit-study", "reproduce"}
 
 
 @pytest.fixture(scope="session")
@@ -33,7 +36,7 @@ def distributed(*args, check=True):
 
 
 def test_the_converted_commands_are_shared():
-    assert {"attack", "audit-study"} <= set(SHARED)
+    assert {"attack", "audit-study", "reproduce"} <= set(SHARED)
 
 
 @pytest.mark.parametrize("command", SHARED)
@@ -54,6 +57,9 @@ def argv_of_every_option(command, use_alias):
     argv = []
     for spec in options.specs(command):
         if spec["flag"] == "--print-request":
+            continue
+        if spec["positional"]:  # its value alone
+            argv.append(POSITIONAL_SAMPLES.get(spec["flag"], SAMPLES[spec["type"]]))
             continue
         argv.append(spec["alias"] if use_alias and spec["alias"] else spec["flag"])
         if spec["type"] != "flag":

@@ -54,6 +54,36 @@ def distributed_run(out, scheduler):
     return comparable(out)
 
 
+def distributed(*args):
+    return subprocess.run([sys.executable, "-m", "gpdp.distributed", "reproduce", *map(str, args)],
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("argv", [
+    ["table4", "--quick", "--pairs", "3", "--conversion", "cks", "--out", "o"],
+    ["fig4-lucas", "--data-dir", "d", "--sensitivity", "b1-sharp", "--seed", "9", "--list"],
+    [],
+])
+def test_same_request_as_the_cli(lab_cli, argv):
+    """--print-request: the library's table parsed by both front ends (the target positional)."""
+    expected = lab_cli("reproduce", *argv, "--print-request").stdout
+    assert distributed(*argv, "--print-request").stdout == expected
+    assert json.loads(expected).get("target") == (argv[0] if argv else None)
+
+
+def test_list_and_errors_as_the_cli(lab_cli):
+    listed = lab_cli("reproduce", "--list").stdout
+    assert distributed("--list").stdout == listed
+    r = distributed()  # no target: the list, then the refusal
+    assert (r.returncode, r.stdout) == (1, listed)
+    assert r.stderr == "gpdp.distributed reproduce: reproduce: name a target (listed above)\n"
+    r = distributed("table1", "--quick", "--out", "o", "--conversion", "rdp")
+    assert r.stderr == "gpdp.distributed reproduce: --conversion must be mironov or cks\n"
+    r = distributed("table1", "--quick")
+    assert r.stderr == "gpdp.distributed reproduce: reproduce: --out DIR is required\n"
+    assert distributed("table9", "--out", "o").returncode == 2  # argparse: not a target
+
+
 @pytest.mark.parametrize("scheduler", ["local:1", "local:2"])
 def test_same_tables_as_the_cli(cli_tables, tmp_path, scheduler):
     assert distributed_run(tmp_path, scheduler) == cli_tables
@@ -72,10 +102,9 @@ def test_a_killed_worker_changes_nothing(cli_tables, tmp_path):
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)
 
-        _core.reproduce(
-            "table1", functools.partial(map_tasks, executor, progress=progress),
-            out_dir=str(tmp_path), quick=True, pairs=12, seed=5, workers=2,
-        )
+        request = {"target": "table1", "out": str(tmp_path), "quick": True, "pairs": 12, "seed": 5}
+        _core.reproduce(json.dumps(request),
+                        functools.partial(map_tasks, executor, progress=progress), workers=2)
         assert killed, "no worker was killed"
         assert killed[0] not in executor._client.run(os.getpid).values()
     assert comparable(tmp_path) == cli_tables

@@ -12,6 +12,7 @@
 #include "gpdp/auditor/audit_study.hpp"
 #include "gpdp/commands/command_options.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/reproduce/command.hpp"
 #include "gpdp/reproduce/curves.hpp"
 
 namespace gpdp::lab {
@@ -25,6 +26,7 @@ const std::map<std::string, OptionList>& research_tools() {
       {"audit", &auditor::audit_options},
       {"audit-study", &auditor::audit_study_options},
       {"curves", &reproduce::curves_options},
+      {"reproduce", &reproduce::reproduce_options},
   };
   return all;
 }

@@ -17,13 +17,14 @@ std::vector<Registered> all_targets() {
   return out;
 }
 
-void run_target(const std::string& name, const Options& options, tasks::Executor& executor) {
+Registered find_target(const std::string& name) {
   std::string known;
-  for (const auto& r : all_targets()) {
-    if (r.target.name == name) return r.run(name, options, executor);
+  for (auto& r : all_targets()) {
+    if (r.target.name == name) return r;
     known += (known.empty() ? "" : ", ") + r.target.name;
   }
-  throw InputError(fmt::format("reproduce: unknown target '{}' (known: {})", name, known));
+  throw ParameterError({"target"},
+                       fmt::format("reproduce: unknown target '{}' (known: {})", name, known));
 }
 
 }  // namespace gpdp::reproduce

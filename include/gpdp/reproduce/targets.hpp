@@ -1,7 +1,8 @@
 #pragma once
 // Every reproduction of the library with the driver that runs it: the utility targets
 // (reproduce/utility.hpp), the attack figures (reproduce/attack.hpp) and the OPS experiments
-// (reproduce/ops.hpp). What `gpdp-lab reproduce` registers and `_core.reproduce` dispatches on.
+// (reproduce/ops.hpp). What `gpdp-lab reproduce` lists and
+// run_request (command.hpp) dispatches on.
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ struct Registered {
 
 std::vector<Registered> all_targets();
 
-// Runs target `name` with its driver; InputError naming the known targets for another name.
-void run_target(const std::string& name, const Options& options, tasks::Executor& executor);
+// Target `name` with its driver; ParameterError (parameter "target") naming the known targets for
+// another name.
+Registered find_target(const std::string& name);
 
 }  // namespace gpdp::reproduce

@@ -25,14 +25,25 @@ def _dest(spec):
     return "option_" + spec["flag"].lstrip("-").replace("-", "_")
 
 
-def add_arguments(parser, command):
-    """Adds the command's options to an argparse parser (values collected as text, unparsed)."""
+def add_arguments(parser, command, choices=None):
+    """Adds the command's options to an argparse parser (values collected as text, unparsed); a
+    positional one (e.g. reproduce's `target`) by its place. `choices`: {flag or positional name:
+    the values argparse accepts} for a front end that knows them."""
     for spec in specs(command):
-        names = [spec["flag"]] + ([spec["alias"]] if spec["alias"] else [])
         help_text = spec["help"].replace("%", "%%")
         if spec["default_text"]:
             help_text += f" (default: {spec['default_text']})"
-        kwargs = {"dest": _dest(spec), "help": help_text}
+        kwargs = {"help": help_text}
+        if choices and spec["flag"] in choices:
+            kwargs["choices"] = choices[spec["flag"]]
+        if spec["positional"]:
+            # argparse names a positional by its dest: the name as metavar, our dest inside.
+            kwargs["metavar"] = spec["flag"]
+            kwargs["nargs"] = None if spec["required"] else "?"
+            parser.add_argument(_dest(spec), **kwargs)
+            continue
+        names = [spec["flag"]] + ([spec["alias"]] if spec["alias"] else [])
+        kwargs["dest"] = _dest(spec)
         if spec["type"] == "flag":
             kwargs["action"] = "store_true"
         else:
@@ -68,7 +79,9 @@ def parse(args, command):
     given = []
     for spec in specs(command):
         value = getattr(args, _dest(spec))
-        if value is True:
+        if spec["positional"] and value is not None:
+            given.append((spec["flag"], [value]))
+        elif value is True:
             given.append((spec["flag"], []))
         elif value:
             given.append((spec["flag"], list(value)))
