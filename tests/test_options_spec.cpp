@@ -131,7 +131,7 @@ class CommandOptions : public ::testing::TestWithParam<std::string> {};
 // `gpdp COMMAND ARGS`, or `gpdp-lab COMMAND ARGS` for the research tools.
 CommandResult run_command(const std::string& command, const std::string& args) {
   const bool lab = command == "attack" || command == "audit" || command == "audit-study" ||
-                   command == "curves" || command == "reproduce";
+                   command == "curves" || command == "ops" || command == "reproduce";
   return lab ? run_lab_cli(command + args) : run_cli(command + args);
 }
 

@@ -66,10 +66,7 @@ void read_where(HexbinCommand& c) {
 }  // namespace
 
 HexbinCommand hexbin_request_from_json(const json& request) {
-  const auto specs = hexbin_options();
-  options::check_request_keys(specs, request, "hexbin");
-  const release::OptionValues o(options::with_defaults(specs, request), "", ".",
-                                release::KeyNames::Parameters);
+  const auto o = release::declared_values(hexbin_options(), request, "hexbin", ".");
   const Box box = Box::parse(o.text("box"));
   require_parameter(box.dim() == 2, "box", "box needs two ranges: xmin:xmax,ymin:ymax");
   const double width = o.number("cell-width");

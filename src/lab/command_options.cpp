@@ -12,6 +12,7 @@
 #include "gpdp/auditor/audit_study.hpp"
 #include "gpdp/commands/command_options.hpp"
 #include "gpdp/error.hpp"
+#include "gpdp/ops/ops_command.hpp"
 #include "gpdp/reproduce/command.hpp"
 #include "gpdp/reproduce/curves.hpp"
 
@@ -26,6 +27,7 @@ const std::map<std::string, OptionList>& research_tools() {
       {"audit", &auditor::audit_options},
       {"audit-study", &auditor::audit_study_options},
       {"curves", &reproduce::curves_options},
+      {"ops", &ops::ops_options},
       {"reproduce", &reproduce::reproduce_options},
   };
   return all;

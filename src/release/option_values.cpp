@@ -17,6 +17,12 @@ using nlohmann::json;
 OptionValues::OptionValues(json values, std::string where, fs::path base, KeyNames names)
     : values_(std::move(values)), where_(std::move(where)), base_(std::move(base)), names_(names) {}
 
+OptionValues declared_values(const std::vector<options::OptionSpec>& specs, const json& request,
+                             const std::string& command, fs::path base) {
+  options::check_request_keys(specs, request, command);
+  return {options::with_defaults(specs, request), "", std::move(base), KeyNames::Parameters};
+}
+
 namespace {
 // The parameter `gpdp release`'s options table declares for a key ("out" -> "out_dir").
 std::string parameter_of_key(const std::string& key) {

@@ -38,10 +38,7 @@ std::vector<options::OptionSpec> reproduce_options() {
 }
 
 Request reproduce_request_from_json(const nlohmann::json& request) {
-  const auto specs = reproduce_options();
-  options::check_request_keys(specs, request, "reproduce");
-  const release::OptionValues o(options::with_defaults(specs, request), "", "",
-                                release::KeyNames::Parameters);
+  const auto o = release::declared_values(reproduce_options(), request, "reproduce");
   Request r;
   r.list = o.flag("list");
   if (o.has("target")) r.target = o.text("target");

@@ -182,10 +182,7 @@ std::vector<options::OptionSpec> curves_options() {
 }
 
 CurvesRequest curves_request_from_json(const nlohmann::json& request) {
-  const auto specs = curves_options();
-  options::check_request_keys(specs, request, "curves");
-  const release::OptionValues o(options::with_defaults(specs, request), "", "",
-                                release::KeyNames::Parameters);
+  const auto o = release::declared_values(curves_options(), request, "curves");
   CurvesRequest a;
   a.out_dir = o.text("out");
   a.format = o.text("format");

@@ -17,7 +17,7 @@
 namespace gpdp::ops {
 
 enum class Method { ops, dpsgld, hybrid, objpert, outpert, nonprivate };
-Method parse_method(const std::string& name);  // InputError naming --method
+Method parse_method(const std::string& name);  // ParameterError naming "method"
 std::string to_string(Method m);
 bool is_pure(Method m);  // ε-DP (δ = 0): ops, objpert, outpert
 

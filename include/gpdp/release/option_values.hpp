@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
+#include "gpdp/options/option_spec.hpp"
 #include "gpdp/release/request.hpp"
 
 namespace gpdp::release {
@@ -59,6 +60,14 @@ class OptionValues {
   std::filesystem::path base_;
   KeyNames names_;
 };
+
+// A declared command's request (options/option_spec.hpp: the keys of `specs`) as option values:
+// its keys checked (InputError "<command>: unknown parameter 'k'"), the defaults of the options it
+// does not give, messages naming parameters (what the readers of gpdp-lab curves, ops and
+// reproduce and of gpdp hexbin read).
+OptionValues declared_values(const std::vector<options::OptionSpec>& specs,
+                             const nlohmann::json& request, const std::string& command,
+                             std::filesystem::path base = "");
 
 // The keys read_public_parameters() reads: the mechanism (kernel, ell, r, sigma, eta, sensitivity,
 // kappa, Vn, Delta-n, rkhs-norm, mechanism, noise-scale), draws, delta, conversion,
