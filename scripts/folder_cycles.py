@@ -6,7 +6,8 @@
 
 A folder is src/<f> with include/gpdp/<f> ("core" for the files directly in src/ and
 include/gpdp/). Folder A uses folder B when a file of A includes "gpdp/<B>/..." (or, for core, a
-"gpdp/<name>.hpp" directly under include/gpdp); own-folder includes ("x.hpp") stay inside A. A cycle
+"gpdp/<name>.hpp" directly under include/gpdp) or a header only the library uses, "<B>/x.hpp" in
+src/<B>; own-folder includes ("x.hpp") stay inside A. A cycle
 is a strongly connected component of that graph with more than one node. It is reported twice: per
 folder, and per CMake layer (CMakeLists.txt: core is src/*.cpp with io, samplers, posteriors and
 cuda; every other folder is its own layer). -v lists, for each cycle, the includes that close it. It also prints the folders each --leaf folder
@@ -28,6 +29,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCLUDE = re.compile(r'^\s*#\s*include\s+"gpdp/([^"]+)"', re.MULTILINE)
+# A header only the library uses, in another folder of src/ ("io/atomic_file.hpp").
+PRIVATE_INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+/[^"]+)"', re.MULTILINE)
 
 
 def folder_of(rel):
@@ -51,7 +54,9 @@ def scan():
                     text = fh.read()
                 if base == "src":
                     lines[src] = lines.get(src, 0) + text.count("\n")
-                for inc in INCLUDE.findall(text):
+                private = [inc for inc in PRIVATE_INCLUDE.findall(text)
+                           if os.path.isfile(os.path.join(ROOT, "src", inc))]
+                for inc in INCLUDE.findall(text) + private:
                     dst = folder_of(inc)
                     if dst != src:
                         edges.setdefault((src, dst), []).append(f"{base}/{rel}")

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
-#include "gpdp/parse.hpp"
+#include "parse.hpp"
 
 namespace gpdp {
 

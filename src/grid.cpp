@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "gpdp/error.hpp"
-#include "gpdp/parse.hpp"
+#include "parse.hpp"
 
 namespace gpdp {
 

@@ -1,4 +1,4 @@
-#include "gpdp/parse.hpp"
+#include "parse.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "gpdp/attack/attack_options.hpp"
 
 #include "gpdp/attack/attack_run.hpp"
-#include "gpdp/options/model_options.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::attack {
 

@@ -8,14 +8,14 @@
 
 #include "gpdp/attack/attack_options.hpp"
 #include "gpdp/attack/bound.hpp"
-#include "gpdp/attack/roc_plot.hpp"
 #include "gpdp/attack/sweep.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/privacy/json.hpp"
 #include "gpdp/privacy/risk.hpp"
+#include "io/atomic_file.hpp"
+#include "roc_plot.hpp"
 
 namespace gpdp::attack {
 

@@ -1,4 +1,4 @@
-#include "gpdp/attack/lira_json.hpp"
+#include "lira_json.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "gpdp/attack/roc_plot.hpp"
+#include "roc_plot.hpp"
 
 #include <fmt/format.h>
 

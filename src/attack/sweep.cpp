@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "gpdp/attack/lira_json.hpp"
 #include "gpdp/error.hpp"
+#include "lira_json.hpp"
 
 namespace gpdp::attack {
 

@@ -1,6 +1,6 @@
-#include "gpdp/attack/tasks.hpp"
+#include "tasks.hpp"
 
-#include "gpdp/attack/lira_json.hpp"
+#include "lira_json.hpp"
 
 namespace gpdp::attack {
 

@@ -1,4 +1,4 @@
-#include "gpdp/auditor/audit_report.hpp"
+#include "audit_report.hpp"
 
 #include <fmt/format.h>
 

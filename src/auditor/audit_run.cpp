@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "gpdp/auditor/audit_report.hpp"
+#include "audit_report.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/options/model_options.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::auditor {
 

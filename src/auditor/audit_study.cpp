@@ -9,9 +9,9 @@
 #include "audit_study_report.hpp"
 #include "gpdp/auditor/audit_study_row.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/parallel.hpp"
 #include "gpdp/tasks/together.hpp"
+#include "io/atomic_file.hpp"
 
 namespace gpdp::auditor {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "gpdp/auditor/audit_report.hpp"
+#include "audit_report.hpp"
 
 namespace gpdp::auditor {
 

@@ -1,4 +1,4 @@
-#include "gpdp/auditor/audit_tasks.hpp"
+#include "audit_tasks.hpp"
 
 #include <fmt/format.h>
 

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "gpdp/error.hpp"
-#include "gpdp/options/model_options.hpp"
 #include "gpdp/privacy/json.hpp"
 #include "gpdp/privacy/risk.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::commands {
 

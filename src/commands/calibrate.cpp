@@ -9,8 +9,8 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/options/mechanism_flags.hpp"
-#include "gpdp/options/model_options.hpp"
 #include "gpdp/privacy/json.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::commands {
 

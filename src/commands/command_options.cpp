@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 
+#include "experiments/public_search_options.hpp"
 #include "gpdp/commands/account.hpp"
 #include "gpdp/commands/calibrate.hpp"
 #include "gpdp/commands/hexbin.hpp"
@@ -13,11 +14,10 @@
 #include "gpdp/commands/posterior.hpp"
 #include "gpdp/commands/query.hpp"
 #include "gpdp/commands/sample.hpp"
-#include "gpdp/commands/serve.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/experiments/public_search_options.hpp"
-#include "gpdp/release/preview_options.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "release/preview_options.hpp"
+#include "serve.hpp"
 
 namespace gpdp::commands {
 

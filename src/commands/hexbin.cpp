@@ -9,10 +9,10 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/hexbin.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
-#include "gpdp/parse.hpp"
-#include "gpdp/release/option_values.hpp"
+#include "io/atomic_file.hpp"
+#include "parse.hpp"
+#include "release/option_values.hpp"
 
 namespace gpdp::commands {
 

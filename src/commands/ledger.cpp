@@ -7,12 +7,12 @@
 #include <fmt/ranges.h>
 
 #include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
-#include "gpdp/options/model_options.hpp"
 #include "gpdp/release/dataset_identity.hpp"
 #include "gpdp/release/ledger.hpp"
-#include "gpdp/release/option_values.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "io/atomic_file.hpp"
+#include "options/model_options.hpp"
+#include "release/option_values.hpp"
 
 namespace gpdp::commands {
 

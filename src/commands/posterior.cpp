@@ -11,9 +11,9 @@
 
 #include "evaluate_posterior.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
-#include "gpdp/options/model_options.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "io/atomic_file.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::commands {
 

@@ -7,10 +7,10 @@
 #include "evaluate_posterior.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
-#include "gpdp/io/load_dataset.hpp"
-#include "gpdp/io/points_file.hpp"
-#include "gpdp/options/model_options.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "io/load_dataset.hpp"
+#include "io/points_file.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::commands {
 

@@ -7,9 +7,9 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/grid.hpp"
-#include "gpdp/options/model_options.hpp"
 #include "gpdp/release/path_store.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::commands {
 

@@ -1,5 +1,5 @@
 // gpdp serve's options (serve.hpp).
-#include "gpdp/commands/serve.hpp"
+#include "serve.hpp"
 
 namespace gpdp::commands {
 

@@ -1,4 +1,4 @@
-#include "gpdp/experiments/public_search_options.hpp"
+#include "public_search_options.hpp"
 
 #include "gpdp/experiments/public_search_run.hpp"
 

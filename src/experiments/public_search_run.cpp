@@ -9,11 +9,11 @@
 #include "gpdp/error.hpp"
 #include "gpdp/experiments/metrics.hpp"
 #include "gpdp/experiments/public_search.hpp"
-#include "gpdp/experiments/public_search_options.hpp"
 #include "gpdp/experiments/search.hpp"
-#include "gpdp/io/atomic_file.hpp"
-#include "gpdp/io/load_dataset.hpp"
-#include "gpdp/parse.hpp"
+#include "io/atomic_file.hpp"
+#include "io/load_dataset.hpp"
+#include "parse.hpp"
+#include "public_search_options.hpp"
 
 namespace gpdp::experiments {
 

@@ -9,7 +9,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/io/gzip.hpp"
-#include "gpdp/parse.hpp"
+#include "parse.hpp"
 
 namespace gpdp::io {
 

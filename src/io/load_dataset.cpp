@@ -1,4 +1,4 @@
-#include "gpdp/io/load_dataset.hpp"
+#include "load_dataset.hpp"
 
 #include <fmt/format.h>
 

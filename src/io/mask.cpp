@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/io/points_file.hpp"
+#include "points_file.hpp"
 
 namespace gpdp::io {
 

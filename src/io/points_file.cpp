@@ -1,4 +1,4 @@
-#include "gpdp/io/points_file.hpp"
+#include "points_file.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "gpdp/lab/registry.hpp"
 
-#include "gpdp/attack/tasks.hpp"
-#include "gpdp/auditor/audit_tasks.hpp"
+#include "attack/tasks.hpp"
+#include "auditor/audit_tasks.hpp"
 #include "gpdp/experiments/utility_tasks.hpp"
 #include "gpdp/ops/experiment_tasks.hpp"
 

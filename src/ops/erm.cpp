@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/ops/newton.hpp"
+#include "newton.hpp"
 
 namespace gpdp::ops {
 

@@ -1,4 +1,4 @@
-#include "gpdp/ops/newton.hpp"
+#include "newton.hpp"
 
 #include <fmt/format.h>
 

@@ -9,7 +9,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/ops/experiment_tasks.hpp"
-#include "gpdp/release/option_values.hpp"
+#include "release/option_values.hpp"
 
 namespace gpdp::ops {
 

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "gpdp/error.hpp"
-#include "gpdp/parse.hpp"
+#include "parse.hpp"
 
 namespace gpdp::ops {
 

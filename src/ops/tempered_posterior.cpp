@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "gpdp/error.hpp"
-#include "gpdp/ops/newton.hpp"
+#include "newton.hpp"
 
 namespace gpdp::ops {
 

@@ -1,4 +1,4 @@
-#include "gpdp/options/model_options.hpp"
+#include "model_options.hpp"
 
 namespace gpdp::options {
 

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 #include "render.hpp"
 
 namespace gpdp::plot {

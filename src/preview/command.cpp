@@ -6,7 +6,6 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/gis/geo_frame.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/kernel.hpp"
 #include "gpdp/preview/calibrated_preview.hpp"
 #include "gpdp/preview/preview.hpp"
@@ -14,6 +13,7 @@
 #include "gpdp/release/evaluation.hpp"
 #include "gpdp/release/input.hpp"
 #include "gpdp/version.hpp"
+#include "io/atomic_file.hpp"
 
 namespace gpdp::preview {
 

@@ -7,9 +7,9 @@
 #include <set>
 
 #include "gpdp/error.hpp"
-#include "gpdp/release/option_values.hpp"
-#include "gpdp/release/preview_options.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "release/option_values.hpp"
+#include "release/preview_options.hpp"
 
 namespace gpdp::preview {
 

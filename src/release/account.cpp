@@ -11,8 +11,8 @@
 #include "gpdp/privacy/json.hpp"
 #include "gpdp/release/grid_mean.hpp"
 #include "gpdp/release/label_disagreement.hpp"
-#include "gpdp/release/prior_mean_share.hpp"
 #include "gpdp/release/stages.hpp"
+#include "prior_mean_share.hpp"
 
 namespace gpdp::release {
 

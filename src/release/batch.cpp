@@ -12,9 +12,9 @@
 #include "gpdp/error.hpp"
 #include "gpdp/release/auto_mechanism.hpp"
 #include "gpdp/release/draw_task.hpp"
-#include "gpdp/release/path_lock.hpp"
 #include "gpdp/release/reconcile.hpp"
 #include "gpdp/release/stages.hpp"
+#include "path_lock.hpp"
 
 namespace gpdp::release {
 

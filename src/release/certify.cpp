@@ -9,10 +9,10 @@
 #include "gpdp/io/csv.hpp"
 #include "gpdp/privacy/json.hpp"
 #include "gpdp/release/grid_mean.hpp"
-#include "gpdp/release/prior_mean_share.hpp"
 #include "gpdp/release/stages.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/version.hpp"
+#include "prior_mean_share.hpp"
 
 namespace gpdp::release {
 

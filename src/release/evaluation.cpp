@@ -7,7 +7,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/gis/raster_frame.hpp"
 #include "gpdp/io/mask.hpp"
-#include "gpdp/io/points_file.hpp"
+#include "io/points_file.hpp"
 
 namespace gpdp::release {
 

@@ -1,4 +1,4 @@
-#include "gpdp/release/open_path.hpp"
+#include "open_path.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Option values named like gpdp release's flags (option_values.hpp).
-#include "gpdp/release/option_values.hpp"
+#include "option_values.hpp"
 
 #include <fmt/format.h>
 

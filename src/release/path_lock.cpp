@@ -1,4 +1,4 @@
-#include "gpdp/release/path_lock.hpp"
+#include "path_lock.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -6,8 +6,8 @@
 
 #include "gpdp/release/auto_mechanism.hpp"
 #include "gpdp/release/evaluation.hpp"
-#include "gpdp/release/option_values.hpp"
 #include "gpdp/rng.hpp"
+#include "option_values.hpp"
 
 namespace gpdp::release {
 

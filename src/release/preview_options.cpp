@@ -1,7 +1,7 @@
-#include "gpdp/release/preview_options.hpp"
+#include "preview_options.hpp"
 
-#include "gpdp/options/model_options.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::release {
 

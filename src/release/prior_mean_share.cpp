@@ -1,5 +1,5 @@
 // The public rule for a private prior mean's share of ε (prior_mean_share.hpp).
-#include "gpdp/release/prior_mean_share.hpp"
+#include "prior_mean_share.hpp"
 
 #include <algorithm>
 

@@ -4,13 +4,13 @@
 
 #include <filesystem>
 
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/outputs.hpp"
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/sha256.hpp"
 #include "gpdp/release/stages.hpp"
+#include "io/atomic_file.hpp"
 
 namespace gpdp::release {
 

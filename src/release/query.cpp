@@ -3,15 +3,15 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/gis/geo_frame.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/release/kept_path.hpp"
 #include "gpdp/release/lazy_answers.hpp"
-#include "gpdp/release/open_path.hpp"
 #include "gpdp/release/outputs.hpp"
 #include "gpdp/release/postprocess.hpp"
 #include "gpdp/release/release.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
+#include "io/atomic_file.hpp"
+#include "open_path.hpp"
 
 namespace gpdp::release {
 

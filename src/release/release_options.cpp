@@ -1,8 +1,8 @@
 #include "gpdp/release/release_options.hpp"
 
 #include "gpdp/options/mechanism_flags.hpp"
-#include "gpdp/options/model_options.hpp"
 #include "gpdp/privacy/accountant.hpp"
+#include "options/model_options.hpp"
 
 namespace gpdp::release {
 

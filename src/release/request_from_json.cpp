@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "gpdp/error.hpp"
-#include "gpdp/release/option_values.hpp"
 #include "gpdp/release/release_options.hpp"
+#include "option_values.hpp"
 
 namespace gpdp::release {
 

@@ -3,7 +3,7 @@
 // reproduce fig2|fig3|fig5|fig6` and `python -m gpdp.distributed reproduce fig2|...` run. Every
 // target writes CSV + Markdown + one PNG per panel (and the panels side by side) into the output
 // folder. The paper does not list its σ/r/L grids; the grids below are stated in docs/attack.md.
-#include "gpdp/reproduce/attack.hpp"
+#include "attack.hpp"
 
 #include <fmt/format.h>
 
@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "attack/roc_plot.hpp"
 #include "gpdp/attack/bound.hpp"
-#include "gpdp/attack/roc_plot.hpp"
 #include "gpdp/attack/sweep.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/version.hpp"
+#include "io/atomic_file.hpp"
 
 namespace gpdp::reproduce {
 

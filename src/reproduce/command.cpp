@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "gpdp/error.hpp"
-#include "gpdp/release/option_values.hpp"
 #include "gpdp/reproduce/targets.hpp"
+#include "release/option_values.hpp"
 
 namespace gpdp::reproduce {
 

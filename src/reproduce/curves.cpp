@@ -9,10 +9,10 @@
 #include <limits>
 
 #include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/privacy/calibrate.hpp"
-#include "gpdp/release/option_values.hpp"
+#include "io/atomic_file.hpp"
+#include "release/option_values.hpp"
 
 namespace gpdp::reproduce {
 

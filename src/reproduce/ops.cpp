@@ -2,7 +2,7 @@
 // non-private line (Wang, Fienberg & Smola 2015, §5; their protocol is unknown, ours is in
 // docs/ops.md): what `gpdp-lab reproduce ops-abalone|ops-adult` and `python -m gpdp.distributed
 // reproduce ops-abalone|ops-adult` run. Writes ops-<data>.csv, ops-<data>.md, ops-<data>.png.
-#include "gpdp/reproduce/ops.hpp"
+#include "ops.hpp"
 
 #include <fmt/format.h>
 
@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "gpdp/error.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/ops/experiment.hpp"
 #include "gpdp/ops/experiment_tasks.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/version.hpp"
+#include "io/atomic_file.hpp"
 
 namespace gpdp::reproduce {
 

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "attack.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/reproduce/attack.hpp"
-#include "gpdp/reproduce/ops.hpp"
-#include "gpdp/reproduce/utility.hpp"
+#include "ops.hpp"
+#include "utility.hpp"
 
 namespace gpdp::reproduce {
 

@@ -1,7 +1,7 @@
 // gpdp-lab reproduce table1 | table2 | table3 | table4 | fig7 | fig8 | fig4-lucas: the
 // privacy–utility excursion-set experiments of paper §5 and App. D (docs/mathematics.md §5; method
 // and differences in docs/utility.md). Every target writes Markdown + CSV (+ JSON, PNG) into --out.
-#include "gpdp/reproduce/utility.hpp"
+#include "utility.hpp"
 
 #include <fmt/format.h>
 
@@ -25,7 +25,6 @@
 #include "gpdp/gis/excursion_polygons.hpp"
 #include "gpdp/gis/geotiff.hpp"
 #include "gpdp/gis/rfc7946.hpp"
-#include "gpdp/io/atomic_file.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/io/data_dir.hpp"
 #include "gpdp/plot/figure.hpp"
@@ -34,6 +33,7 @@
 #include "gpdp/samplers/sampler.hpp"
 #include "gpdp/tasks/executor.hpp"
 #include "gpdp/version.hpp"
+#include "io/atomic_file.hpp"
 
 namespace gpdp::reproduce {
 

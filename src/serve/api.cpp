@@ -1,12 +1,12 @@
-#include "gpdp/serve/api.hpp"
+#include "api.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "gpdp/error.hpp"
-#include "gpdp/serve/http_error.hpp"
-#include "gpdp/serve/page.hpp"
+#include "http_error.hpp"
+#include "page.hpp"
 
 namespace gpdp::serve {
 

@@ -1,4 +1,4 @@
-#include "gpdp/serve/display_layer.hpp"
+#include "display_layer.hpp"
 
 #include <fmt/format.h>
 

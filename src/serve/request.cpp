@@ -1,7 +1,7 @@
 // The one reader of gpdp serve's request (request.hpp).
 #include "gpdp/serve/request.hpp"
 
-#include "gpdp/commands/serve.hpp"
+#include "commands/serve.hpp"
 #include "gpdp/error.hpp"
 
 namespace gpdp::serve {

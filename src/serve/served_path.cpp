@@ -1,4 +1,4 @@
-#include "gpdp/serve/served_path.hpp"
+#include "served_path.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/release/lazy_answers.hpp"
-#include "gpdp/serve/http_error.hpp"
+#include "http_error.hpp"
 
 namespace gpdp::serve {
 

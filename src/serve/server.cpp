@@ -11,11 +11,11 @@
 #include <set>
 #include <thread>
 
+#include "api.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/serve/api.hpp"
-#include "gpdp/serve/http_error.hpp"
 #include "gpdp/serve/rate_limiter.hpp"
 #include "gpdp/serve/request_log.hpp"
+#include "http_error.hpp"
 // clang-format off
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/ip/tcp.hpp>

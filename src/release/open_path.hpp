@@ -18,8 +18,8 @@
 #include <string>
 
 #include "gpdp/release/kept_path.hpp"
-#include "gpdp/release/path_lock.hpp"
 #include "gpdp/release/path_store.hpp"
+#include "path_lock.hpp"
 
 namespace gpdp::release {
 

@@ -30,11 +30,11 @@
 #include "gpdp/gis/geo_frame.hpp"
 #include "gpdp/posterior.hpp"
 #include "gpdp/release/lazy_answers.hpp"
-#include "gpdp/release/open_path.hpp"
 #include "gpdp/release/snapping.hpp"
 #include "gpdp/rng.hpp"
 #include "gpdp/serve/config.hpp"
 #include "gpdp/serve/rate_limiter.hpp"
+#include "release/open_path.hpp"
 
 namespace gpdp::serve {
 

@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
+#include "display_layer.hpp"
 #include "gpdp/serve/admin_token.hpp"
 #include "gpdp/serve/config.hpp"
-#include "gpdp/serve/display_layer.hpp"
 #include "gpdp/serve/leaflet_files.hpp"
 #include "gpdp/serve/release_folder.hpp"
-#include "gpdp/serve/served_path.hpp"
+#include "served_path.hpp"
 
 namespace gpdp::serve {
 
