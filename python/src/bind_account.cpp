@@ -11,22 +11,8 @@ namespace gpdp::python {
 namespace py = pybind11;
 
 void bind_account(py::module_& m) {
-  m.def(
-      "command",
-      [](const std::string& request) {
-        const auto c = commands::account_request_from_json(nlohmann::json::parse(request));
-        commands::AccountOutcome o;
-        {
-          py::gil_scoped_release release;
-          o = commands::run_account_command(c);
-        }
-        py::dict d;
-        d["report"] = py::module_::import("json").attr("loads")(o.report.dump());
-        d["text"] = o.text;
-        d["note"] = o.note;
-        return d;
-      },
-      py::arg("request"),
+  def_command(
+      m, "command", &commands::account_request_from_json, &commands::run_account_command,
       "The `gpdp account` command of a JSON request (text; gpdp.account.request makes one), read "
       "as the CLI reads it. Errors name parameters. Returns report (what --json prints), text "
       "(what the CLI prints without it) and note (what it notes on stderr; may be empty).");

@@ -10,39 +10,12 @@ namespace gpdp::python {
 
 namespace py = pybind11;
 
-namespace {
-
-py::dict outcome_dict(const commands::LedgerOutcome& o) {
-  py::dict d;
-  d["report"] = py::module_::import("json").attr("loads")(o.report.dump());
-  d["text"] = o.text;
-  return d;
-}
-
-}  // namespace
-
 void bind_ledger(py::module_& m) {
-  m.def(
-      "show",
-      [](const std::string& request) {
-        const auto c = commands::ledger_show_request_from_json(nlohmann::json::parse(request));
-        py::gil_scoped_release release;
-        const auto o = commands::run_ledger_show(c);
-        py::gil_scoped_acquire acquire;
-        return outcome_dict(o);
-      },
-      py::arg("request"),
+  def_command(
+      m, "show", &commands::ledger_show_request_from_json, &commands::run_ledger_show,
       "`gpdp ledger show` of a JSON request: report (what --json prints) and text (the table).");
-  m.def(
-      "export",
-      [](const std::string& request) {
-        const auto c = commands::ledger_export_request_from_json(nlohmann::json::parse(request));
-        py::gil_scoped_release release;
-        const auto o = commands::run_ledger_export(c);
-        py::gil_scoped_acquire acquire;
-        return outcome_dict(o);
-      },
-      py::arg("request"),
+  def_command(
+      m, "export", &commands::ledger_export_request_from_json, &commands::run_ledger_export,
       "`gpdp ledger export` of a JSON request: report (written to out when given) and text (what "
       "the CLI prints: the report's JSON without out, nothing with it).");
   m.def(

@@ -11,21 +11,8 @@ namespace gpdp::python {
 namespace py = pybind11;
 
 void bind_posterior_command(py::module_& m) {
-  m.def(
-      "command",
-      [](const std::string& request) {
-        const auto c = commands::posterior_request_from_json(nlohmann::json::parse(request));
-        commands::PosteriorOutcome o;
-        {
-          py::gil_scoped_release release;
-          o = commands::run_posterior_command(c);
-        }
-        py::dict d;
-        d["report"] = py::module_::import("json").attr("loads")(o.report.dump());
-        d["text"] = o.text;
-        return d;
-      },
-      py::arg("request"),
+  def_command(
+      m, "command", &commands::posterior_request_from_json, &commands::run_posterior_command,
       "The `gpdp posterior` command of a JSON request (text; gpdp.posterior.request makes one), "
       "read "
       "as the CLI reads it; writes its CSV (out). Errors name parameters. Returns report (what "

@@ -11,21 +11,8 @@ namespace gpdp::python {
 namespace py = pybind11;
 
 void bind_query(py::module_& m) {
-  m.def(
-      "command",
-      [](const std::string& request) {
-        const auto q = commands::query_request_from_json(nlohmann::json::parse(request));
-        commands::QueryOutcome o;
-        {
-          py::gil_scoped_release release;
-          o = commands::run_query_command(q);
-        }
-        py::dict d;
-        d["report"] = py::module_::import("json").attr("loads")(o.report.dump());
-        d["text"] = o.text;
-        return d;
-      },
-      py::arg("request"),
+  def_command(
+      m, "command", &commands::query_request_from_json, &commands::run_query_command,
       "The `gpdp query` command of a JSON request (text; gpdp.query.request makes one), read as "
       "the CLI reads it: the kept path answers the new points (written to out) conditionally on "
       "its earlier answers, no budget consumed. Errors name parameters. Returns report (what "

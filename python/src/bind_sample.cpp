@@ -11,21 +11,9 @@ namespace gpdp::python {
 namespace py = pybind11;
 
 void bind_sample_command(py::module_& m) {
-  m.def(
-      "command",
-      [](const std::string& request) {
-        const auto c = commands::sample_request_from_json(nlohmann::json::parse(request));
-        commands::SampleOutcome o;
-        {
-          py::gil_scoped_release release;
-          o = commands::run_sample_command(c);
-        }
-        py::dict d;
-        d["report"] = py::module_::import("json").attr("loads")(o.report.dump());
-        d["text"] = o.text;
-        return d;
-      },
-      py::arg("request"),
+  def_command(
+      m, "command", &commands::sample_request_from_json,
+      [](const commands::SampleCommand& c) { return commands::run_sample_command(c); },
       "The `gpdp sample` command of a JSON request (text; gpdp.sample.request makes one), read "
       "as the CLI reads it; writes its CSV (out). Errors name parameters. Returns report (what "
       "--json prints) and text (what the CLI prints without it).");
