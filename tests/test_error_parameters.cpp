@@ -93,6 +93,12 @@ TEST(ErrorParameters, SpellingReplacesWholeWordsOnly) {
   // Only the error's own parameters, and only those the front end can spell.
   EXPECT_EQ(options::spell_parameters("data and r", {"r"}, flags), "data and --r");
   EXPECT_EQ(options::spell_parameters("x and r", {"x", "r"}, flags), "x and --r");
+  // What the user gave is quoted and stays as given; an apostrophe opens no quote.
+  EXPECT_EQ(options::spell_parameters("data: not a file: 'data' (the data's \"r\")", {"data", "r"},
+                                      flags),
+            "--data: not a file: 'data' (the --data's \"r\")");
+  EXPECT_EQ(options::spell_parameters("r's value 'x' and r", {"r"}, flags),
+            "--r's value 'x' and --r");
 }
 
 // The specs state a parameter beside the flag only where the library's name is not the flag's.
