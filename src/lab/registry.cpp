@@ -3,7 +3,7 @@
 #include "attack/tasks.hpp"
 #include "auditor/audit_tasks.hpp"
 #include "gpdp/experiments/utility_tasks.hpp"
-#include "gpdp/ops/experiment_tasks.hpp"
+#include "ops/experiment_tasks.hpp"
 
 namespace gpdp::lab {
 

@@ -8,9 +8,9 @@
 #include <memory>
 #include <numeric>
 
+#include "experiment_tasks.hpp"
 #include "gpdp/error.hpp"
 #include "gpdp/ops/erm.hpp"
-#include "gpdp/ops/experiment_tasks.hpp"
 #include "gpdp/ops/logistic.hpp"
 
 namespace gpdp::ops {

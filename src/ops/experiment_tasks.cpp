@@ -1,4 +1,4 @@
-#include "gpdp/ops/experiment_tasks.hpp"
+#include "experiment_tasks.hpp"
 
 #include <map>
 #include <memory>

@@ -7,8 +7,8 @@
 
 #include <limits>
 
+#include "experiment_tasks.hpp"
 #include "gpdp/error.hpp"
-#include "gpdp/ops/experiment_tasks.hpp"
 #include "release/option_values.hpp"
 
 namespace gpdp::ops {

@@ -15,10 +15,10 @@
 #include "gpdp/error.hpp"
 #include "gpdp/io/csv.hpp"
 #include "gpdp/ops/experiment.hpp"
-#include "gpdp/ops/experiment_tasks.hpp"
 #include "gpdp/plot/figure.hpp"
 #include "gpdp/version.hpp"
 #include "io/atomic_file.hpp"
+#include "ops/experiment_tasks.hpp"
 
 namespace gpdp::reproduce {
 

@@ -1,8 +1,9 @@
 #pragma once
-// The options as data (options/option_spec.hpp) of every command that both a CLI and
-// `python -m gpdp.distributed` run: the research tools' (attack, audit, audit-study) and the
-// product's (commands/command_options.hpp: search). What gpdp-lab and gpdp._core.command_options
-// read. Add a research tool with one line in src/lab/command_options.cpp.
+// The options as data (options/option_spec.hpp) of every declared command: the research tools'
+// (gpdp-lab attack, audit, audit-study, curves, ops, reproduce) and the product's
+// (commands/command_options.hpp). What gpdp-lab, gpdp._core.command_options and
+// `python -m gpdp.distributed` read. Add a research tool with one line in
+// src/lab/command_options.cpp.
 #include <string>
 #include <vector>
 
