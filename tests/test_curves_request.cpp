@@ -52,6 +52,8 @@ TEST(CurvesRequest, BadValuesNameTheirParameter) {
   EXPECT_EQ(parameter({{"delta", 1.0}}), std::vector<std::string>{"delta"});
   EXPECT_EQ(parameter({{"kappa2", 2.0}}), std::vector<std::string>{"kappa2"});
   EXPECT_EQ(parameter({{"out", ""}}), std::vector<std::string>{"out"});
+  // A badly typed value is named by this command's parameter, not gpdp release's ("out_dir").
+  EXPECT_EQ(parameter({{"out", 3}}), std::vector<std::string>{"out"});
   EXPECT_EQ(parameter({{"n", "many"}}), std::vector<std::string>{"n"});
   EXPECT_EQ(parameter(json::object()), std::vector<std::string>{"accepted"});
   EXPECT_THROW(reproduce::curves_request_from_json({{"out", "f"}, {"colour", 1}}), InputError);

@@ -118,6 +118,14 @@ TEST(QueryRequest, ErrorsNameParametersAndTheCliSpellsThemAsFlags) {
                   ("gpdp: error: " + r.cli + "\n"));
   }
   EXPECT_THROW(commands::query_request_from_json(with({{"colour", "red"}})), InputError);
+  // A hand-written request's badly typed value (the CLI's parser types them) names its parameter.
+  try {
+    commands::query_request_from_json(with({{"grid", "0:1:3"}, {"data", 3}}));
+    ADD_FAILURE() << "accepted a number for data";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.parameters(), std::vector<std::string>{"data"});
+    EXPECT_EQ(std::string(e.what()), "data: expected a string, got 3");
+  }
 }
 
 // A seeded release on a 2-D grid, its path kept: the library's run answers it as the CLI does.

@@ -10,6 +10,7 @@
 #include "gpdp/release/path_store.hpp"
 #include "gpdp/release/release_options.hpp"
 #include "options/model_options.hpp"
+#include "release/option_values.hpp"
 
 namespace gpdp::commands {
 
@@ -20,11 +21,11 @@ using options::OptionType;
 
 // An option's text, "" when it is absent (an empty text is an option not given, as the CLI
 // always read them).
-std::string text_of(const json& request, const std::string& key) {
-  return request.value(key, std::string());
+std::string text_of(const release::OptionValues& o, const std::string& key) {
+  return o.has(key) ? o.text(key) : std::string();
 }
 
-release::PathKey read_path_key(const json& request) {
+release::PathKey read_path_key(const release::OptionValues& request) {
   const std::string file = text_of(request, "path-key");
   const std::string variable = text_of(request, "path-passphrase-env");
   if (!file.empty() && !variable.empty())
@@ -35,7 +36,7 @@ release::PathKey read_path_key(const json& request) {
   return {};
 }
 
-release::EvaluationSpec read_points(const json& request) {
+release::EvaluationSpec read_points(const release::OptionValues& request) {
   const std::string points = text_of(request, "points");
   const std::string grid = text_of(request, "grid");
   const std::string grid2d = text_of(request, "grid2d");
@@ -80,23 +81,16 @@ std::vector<options::OptionSpec> query_options() {
 }
 
 release::QueryRequest query_request_from_json(const json& request) {
-  options::check_request_keys(query_options(), request, "query");
+  const auto o = release::declared_values(query_options(), request, "query");
   release::QueryRequest q;
-  q.path_file = text_of(request, "path");
-  q.data_path = text_of(request, "data");
-  q.key = read_path_key(request);
-  q.evaluation = read_points(request);
-  q.out_csv = text_of(request, "out");
-  q.ledger_path = text_of(request, "ledger");
-  q.crs = text_of(request, "crs");
-  if (request.contains("insecure-seed")) {
-    const json& seed = request.at("insecure-seed");
-    require_parameter(seed.is_number_integer(), "insecure_seed",
-                      fmt::format("insecure_seed: expected a whole number, got {}", seed.dump()));
-    require_parameter(seed.is_number_unsigned() || seed.get<long long>() >= 0, "insecure_seed",
-                      fmt::format("insecure_seed: must be ≥ 0, got {}", seed.dump()));
-    q.insecure_seed = seed.get<std::uint64_t>();
-  }
+  q.path_file = text_of(o, "path");
+  q.data_path = text_of(o, "data");
+  q.key = read_path_key(o);
+  q.evaluation = read_points(o);
+  q.out_csv = text_of(o, "out");
+  q.ledger_path = text_of(o, "ledger");
+  q.crs = text_of(o, "crs");
+  if (o.has("insecure-seed")) q.insecure_seed = o.unsigned_integer("insecure-seed");
   return q;
 }
 

@@ -20,7 +20,13 @@ OptionValues::OptionValues(json values, std::string where, fs::path base, KeyNam
 OptionValues declared_values(const std::vector<options::OptionSpec>& specs, const json& request,
                              const std::string& command, fs::path base) {
   options::check_request_keys(specs, request, command);
-  return {options::with_defaults(specs, request), "", std::move(base), KeyNames::Parameters};
+  OptionValues o(options::with_defaults(specs, request), "", std::move(base), KeyNames::Parameters);
+  o.name_keys_by(specs);
+  return o;
+}
+
+void OptionValues::name_keys_by(const std::vector<options::OptionSpec>& specs) {
+  for (const auto& spec : specs) parameters_[options::key_of(spec)] = options::parameter_of(spec);
 }
 
 namespace {
@@ -33,7 +39,9 @@ std::string parameter_of_key(const std::string& key) {
 }  // namespace
 
 void OptionValues::fail(const std::string& key, const std::string& message) const {
-  const std::string parameter = parameter_of_key(key);
+  const auto declared = parameters_.find(key);
+  const std::string parameter =
+      declared != parameters_.end() ? declared->second : parameter_of_key(key);
   const std::string name = names_ == KeyNames::Quoted ? fmt::format("'{}'", key) : parameter;
   const std::string what = fmt::format("{}: {}", name, message);
   throw ParameterError({names_ == KeyNames::Quoted ? key : parameter},

@@ -6,6 +6,7 @@
 // public parameters from them.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -28,6 +29,10 @@ class OptionValues {
   // empty); relative paths are relative to `base` (as given when empty).
   OptionValues(nlohmann::json values, std::string where, std::filesystem::path base = ".",
                KeyNames names = KeyNames::Quoted);
+
+  // Messages name each key of `specs` by the parameter they declare for it (declared_values);
+  // other keys by `gpdp release`'s table's ("out" -> "out_dir").
+  void name_keys_by(const std::vector<options::OptionSpec>& specs);
 
   bool has(const std::string& key) const { return values_.contains(key); }
   [[noreturn]] void fail(const std::string& key, const std::string& message) const;
@@ -59,6 +64,7 @@ class OptionValues {
   std::string where_;
   std::filesystem::path base_;
   KeyNames names_;
+  std::map<std::string, std::string> parameters_;  // key -> parameter (name_keys_by)
 };
 
 // A declared command's request (options/option_spec.hpp: the keys of `specs`) as option values:
