@@ -44,10 +44,11 @@ std::vector<release::AutoPlan> calibration_plans(const release::ReleaseRequest& 
 }
 
 std::vector<CalibratedTarget> calibrated_targets(const std::vector<release::AutoPlan>& plans,
-                                                 const release::AutoSummary& summary) {
+                                                 const release::AutoSummary& summary,
+                                                 const std::vector<double>& nugget_weights) {
   std::vector<CalibratedTarget> out;
   for (const auto& plan : plans) {
-    const release::AutoChoice choice = release::choose_candidate(plan, summary);
+    const release::AutoChoice choice = release::choose_candidate(plan, summary, nugget_weights);
     CalibratedTarget t;
     t.epsilon = plan.target_epsilon;
     for (const auto& c : plan.candidates) {
@@ -57,7 +58,6 @@ std::vector<CalibratedTarget> calibrated_targets(const std::vector<release::Auto
     t.predicted = choice.predictions;
     t.best = choice.winner;
     t.useless = choice.useless;
-    t.nugget_weights = choice.nugget_weights;
     out.push_back(std::move(t));
   }
   return out;
@@ -90,11 +90,13 @@ CalibratedPreview run_calibrated_preview(const release::ReleaseRequest& request,
       (1.0 +
        release::cell_posterior(summary.table, first.summary_accounting.mechanism).prior_mean) /
       2.0;
-  p.targets = calibrated_targets(plans, summary);
+  // The nugget weights depend on S alone: once for every target.
+  const std::vector<double> weights = release::label_nugget_weights(first, summary);
+  p.targets = calibrated_targets(plans, summary, weights);
   if (summary.labels) {
     p.label_statistic = release::to_json(*summary.labels);
     p.label_statistic["nuggets"] = release::kLabelNuggets;
-    p.label_statistic["weights"] = p.targets.front().nugget_weights;
+    p.label_statistic["weights"] = weights;
   }
   return p;
 }

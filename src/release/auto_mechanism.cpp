@@ -497,8 +497,19 @@ std::vector<std::vector<LabelCounts>> simulated_label_counts(const LabelStatisti
 
 }  // namespace
 
-AutoChoice choose_candidate(const AutoPlan& plan, const AutoSummary& summary) {
-  AutoChoice choice{summary.table, {}, {}, 0, {}, false, {}};
+std::vector<double> label_nugget_weights(const AutoPlan& plan, const AutoSummary& summary) {
+  if (!summary.labels) return {};
+  const CellPosterior cp = cell_posterior(summary.table, plan.summary_accounting.mechanism);
+  SimulatedTruth truth_model(cp, summary.table.layout.domain);
+  return nugget_weights(*summary.labels,
+                        simulated_label_counts(*summary.labels, summary.table, truth_model));
+}
+
+AutoChoice choose_candidate(const AutoPlan& plan, const AutoSummary& summary,
+                            const std::vector<double>& nugget_weights) {
+  require(summary.labels.has_value() != nugget_weights.empty(),
+          "choose_candidate: nugget weights exactly with the label statistic");
+  AutoChoice choice{summary.table, {}, 0, {}, false, {}};
   const CellTable& table = choice.summary;
   const ReleaseRequest& sq = plan.summary_request;
   const CellPosterior cp = cell_posterior(table, plan.summary_accounting.mechanism);
@@ -517,12 +528,9 @@ AutoChoice choose_candidate(const AutoPlan& plan, const AutoSummary& summary) {
   std::vector<std::vector<double>> accuracy(K), iou(K);
   const SeededRng root(kAutoSimulationSeed);
   SimulatedTruth truth_model(cp, domain);
-  choice.nuggets.assign(static_cast<std::size_t>(kAutoSimulations), 0.0);
-  if (summary.labels) {
-    choice.nugget_weights = nugget_weights(
-        *summary.labels, simulated_label_counts(*summary.labels, table, truth_model));
-    choice.nuggets = stratified_nuggets(choice.nugget_weights, kAutoSimulations);
-  }
+  choice.nuggets = nugget_weights.empty()
+                       ? std::vector<double>(static_cast<std::size_t>(kAutoSimulations), 0.0)
+                       : stratified_nuggets(nugget_weights, kAutoSimulations);
   for (int k = 0; k < kAutoSimulations; ++k) {
     SeededRng rng = root.split(static_cast<std::uint64_t>(k));
     // Held-out records first, then n_grid training records; the first n_sim of those train the
@@ -666,7 +674,7 @@ AutoChoice choose_candidate(const AutoPlan& plan, const AutoSummary& summary) {
     json ls = to_json(*summary.labels);
     ls["nuggets"] = kLabelNuggets;
     ls["prior"] = kLabelNuggetPrior;
-    ls["weights"] = choice.nugget_weights;
+    ls["weights"] = nugget_weights;
     ls["simulated_nuggets"] = choice.nuggets;
     choice.report["label_statistic"] = ls;
     choice.report["simulation"]["labels"] =
@@ -699,7 +707,8 @@ AutoSummary draw_summary(const AutoPlan& plan, const std::optional<std::uint64_t
 
 AutoChoice draw_summary_and_choose(const AutoPlan& plan,
                                    const std::optional<std::uint64_t>& insecure_seed) {
-  return choose_candidate(plan, draw_summary(plan, insecure_seed));
+  const AutoSummary summary = draw_summary(plan, insecure_seed);
+  return choose_candidate(plan, summary, label_nugget_weights(plan, summary));
 }
 
 ChosenRelease chosen_release(const AutoPlan& plan, std::size_t winner,

@@ -10,7 +10,8 @@
 //             (the summary is paid separately, so no composition inside the candidates);
 //   spend     the ledger's pre-check, S drawn (secure generator unless insecure_seed), then S's
 //             events recorded as one release of the dataset (PrivacyError: nothing recorded);
-//   predict   post-processing of S's output only: auto's choose_candidate per target ε, i.e.
+//   predict   post-processing of S's output only: the label statistic's nugget weights once (they
+//             depend on S alone), then auto's choose_candidate per target ε, i.e.
 //             the predicted accuracy (mean, 5 % and 95 % quantiles over the simulated data sets)
 //             and IoU of every candidate, and the one auto's rule predicts best.
 #include <cstddef>
@@ -31,7 +32,6 @@ struct CalibratedTarget {
   std::vector<release::AutoPrediction> predicted;
   std::size_t best = 0;  // auto's rule: the highest mean accuracy, a near tie to the simpler
   bool useless = false;  // no varying candidate beats a constant map by kAutoUsefulMargin
-  std::vector<double> nugget_weights;  // the label statistic's (per release::kLabelNuggets)
 };
 
 struct CalibratedPreview {
@@ -43,7 +43,8 @@ struct CalibratedPreview {
   nlohmann::json privacy_record;  // the summary's events, as the ledger stores them
   std::vector<long> summary_cells;
   double share_above = 0.0;  // the summary's share above t (its post-processing GP's mean)
-  // The label statistic as released, with the nugget weights it gives the simulations.
+  // The label statistic as released, with the nugget weights it gives every target's simulations
+  // ("weights": the one place they are kept).
   nlohmann::json label_statistic;
   long n = 0;
   std::vector<CalibratedTarget> targets;
@@ -60,9 +61,11 @@ std::vector<release::AutoPlan> calibration_plans(const release::ReleaseRequest& 
                                                  double summary_epsilon,
                                                  const std::vector<double>& epsilons);
 
-// Post-processing of S's output: the predictions per target ε.
+// Post-processing of S's output: the predictions per target ε, every target's simulations
+// weighted by the same `nugget_weights` (release::label_nugget_weights of S, computed once).
 std::vector<CalibratedTarget> calibrated_targets(const std::vector<release::AutoPlan>& plans,
-                                                 const release::AutoSummary& summary);
+                                                 const release::AutoSummary& summary,
+                                                 const std::vector<double>& nugget_weights);
 
 // Plans, asks the ledger, draws S, records its spend, predicts. PrivacyError when the ledger
 // refuses (nothing recorded, nothing drawn when the pre-check refuses).

@@ -110,9 +110,8 @@ struct AutoSummary {
 };
 struct AutoChoice {
   CellTable summary;  // S's output (the grid mean's noisy cell table, sign response)
-  // With the label statistic: the nugget weights (per kLabelNuggets) and each simulated data
-  // set's nugget; without, ν = 0 everywhere.
-  std::vector<double> nugget_weights;
+  // Each simulated data set's nugget: the label statistic's weights' stratified quantiles; without
+  // the statistic, ν = 0 everywhere.
   std::vector<double> nuggets;
   std::size_t winner = 0;
   std::vector<AutoPrediction> predictions;  // per candidate
@@ -133,8 +132,15 @@ struct OneStandardErrorChoice {
 OneStandardErrorChoice one_standard_error_choice(const std::vector<std::vector<double>>& accuracy,
                                                  std::size_t first, double least_margin);
 
-// The choice from S's output and public inputs only (post-processing).
-AutoChoice choose_candidate(const AutoPlan& plan, const AutoSummary& summary);
+// The label statistic's nugget weights (per kLabelNuggets: label_disagreement.hpp nugget_weights
+// against data sets simulated from S, the simulated truth's own seeded streams): post-processing
+// of S's output that depends on neither the target ε nor the candidates, so a calibrated preview
+// computes them once for all its targets. Empty when S has no label statistic.
+std::vector<double> label_nugget_weights(const AutoPlan& plan, const AutoSummary& summary);
+// The choice from S's output and public inputs only (post-processing). `nugget_weights`:
+// label_nugget_weights(plan, summary) (empty exactly when S has no label statistic).
+AutoChoice choose_candidate(const AutoPlan& plan, const AutoSummary& summary,
+                            const std::vector<double>& nugget_weights);
 // S's output, drawn with the release's generator (with `insecure_seed`: a seeded one, NOT
 // private).
 AutoSummary draw_summary(const AutoPlan& plan, const std::optional<std::uint64_t>& insecure_seed);
