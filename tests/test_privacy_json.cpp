@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gpdp/error.hpp"
 #include "gpdp/privacy/accountant.hpp"
@@ -62,6 +65,40 @@ TEST(PrivacyJson, EventIsTheMechanismPlusItsCount) {
   EXPECT_EQ(mechanism_from_json(to_json(posterior_sample()), "t").sigma, kInf);
 }
 
+TEST(PrivacyJson, EveryKindRoundTripsUnderItsRecordName) {
+  GpMechanism functional = posterior_sample();
+  functional.kind = MechanismKind::Functional;
+  functional.noise_scale = 0.7;
+  GpMechanism prior_mean;
+  prior_mean.kind = MechanismKind::PriorMean;
+  prior_mean.n = 50;
+  prior_mean.noise_scale = 0.3;
+  GpMechanism labels = prior_mean;
+  labels.kind = MechanismKind::LabelDisagreement;
+  labels.noise_scale = 9.0;
+  const std::vector<std::pair<GpMechanism, std::string>> kinds = {
+      {posterior_sample(), "gp-posterior-sample"},
+      {functional, "gp-functional-mean"},
+      {grid_mean(), "grid-mean"},
+      {prior_mean, "prior-mean"},
+      {labels, "label-disagreement"}};
+  // One case per enumerator (LabelDisagreement is the last).
+  ASSERT_EQ(kinds.size(), static_cast<std::size_t>(MechanismKind::LabelDisagreement) + 1);
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    const auto& [m, name] = kinds[i];
+    EXPECT_EQ(static_cast<std::size_t>(m.kind), i);
+    const nlohmann::json j = to_json(m);
+    EXPECT_EQ(j.at("kind"), name);
+    EXPECT_EQ(is_aggregate(m.kind), !j.contains("r")) << name;
+    const GpMechanism back = mechanism_from_json(j, "t");
+    EXPECT_EQ(back.kind, m.kind) << name;
+    EXPECT_EQ(to_json(back), j) << name;
+    const Event e = event_from_json(to_json(Event{m, 2}), "t");
+    EXPECT_EQ(e.mechanism.kind, m.kind) << name;
+    EXPECT_EQ(e.count, 2);
+  }
+}
+
 TEST(PrivacyJson, MalformedDescriptionsNameTheirSource) {
   nlohmann::json j = to_json(Event{grid_mean(), 1});
   j["kind"] = "laplace";
@@ -70,8 +107,9 @@ TEST(PrivacyJson, MalformedDescriptionsNameTheirSource) {
         try {
           event_from_json(j, "ledger row 7");
         } catch (const InputError& e) {
-          EXPECT_NE(std::string(e.what()).find("ledger row 7: not a gp-posterior-sample"),
-                    std::string::npos);
+          EXPECT_STREQ(e.what(),
+                       "ledger row 7: not a gp-posterior-sample, gp-functional-mean, grid-mean, "
+                       "prior-mean or label-disagreement mechanism description");
           throw;
         }
       },

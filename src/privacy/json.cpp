@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -21,35 +22,48 @@ double number_or_inf(const json& j) {
 }
 
 namespace {
-constexpr const char* kPosteriorSample = "gp-posterior-sample";
-constexpr const char* kFunctional = "gp-functional-mean";
-constexpr const char* kGridMean = "grid-mean";
-constexpr const char* kPriorMean = "prior-mean";
-constexpr const char* kLabelDisagreement = "label-disagreement";
+// A description's "kind": the name of each MechanismKind in the records (the GP mechanisms'
+// differ from to_string's option names), in the enum's order.
+struct DescribedKind {
+  MechanismKind kind;
+  const char* name;
+};
+constexpr std::array<DescribedKind, 5> kDescribedKinds{{
+    {MechanismKind::PosteriorSample, "gp-posterior-sample"},
+    {MechanismKind::Functional, "gp-functional-mean"},
+    {MechanismKind::GridMean, "grid-mean"},
+    {MechanismKind::PriorMean, "prior-mean"},
+    {MechanismKind::LabelDisagreement, "label-disagreement"},
+}};
 
-// The kind of a description; InputError naming `source` for none of the five.
-std::string described_kind(const json& j, const std::string& source) {
-  const std::string kind = j.is_object() ? j.value("kind", "") : "";
-  if (kind != kPosteriorSample && kind != kFunctional && kind != kGridMean && kind != kPriorMean &&
-      kind != kLabelDisagreement) {
-    throw InputError(fmt::format("{}: not a {}, {}, {}, {} or {} mechanism description", source,
-                                 kPosteriorSample, kFunctional, kGridMean, kPriorMean,
-                                 kLabelDisagreement));
-  }
-  return kind;
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < kDescribedKinds.size(); ++i)
+    if (static_cast<std::size_t>(kDescribedKinds[i].kind) != i) return false;
+  return true;
+}
+static_assert(in_enum_order(), "kDescribedKinds: one row per MechanismKind, in the enum's order");
+
+const char* described_name(MechanismKind kind) {
+  return kDescribedKinds.at(static_cast<std::size_t>(kind)).name;
 }
 
-bool is_aggregate_kind(const std::string& kind) {
-  return kind == kGridMean || kind == kPriorMean || kind == kLabelDisagreement;
+// The kind of a description; InputError naming `source` for none of the table's.
+MechanismKind described_kind(const json& j, const std::string& source) {
+  const std::string name = j.is_object() ? j.value("kind", "") : "";
+  std::string names;
+  for (std::size_t i = 0; i < kDescribedKinds.size(); ++i) {
+    if (name == kDescribedKinds[i].name) return kDescribedKinds[i].kind;
+    names += i == 0 ? "" : i + 1 == kDescribedKinds.size() ? " or " : ", ";
+    names += kDescribedKinds[i].name;
+  }
+  throw InputError(fmt::format("{}: not a {} mechanism description", source, names));
 }
 
 // The grid mean, the prior mean and the label disagreement: Gaussian mechanisms on aggregates (no
 // kernel, θ or lemma).
-GpMechanism aggregate_from_json(const json& j, const std::string& kind) {
+GpMechanism aggregate_from_json(const json& j, MechanismKind kind) {
   GpMechanism m;
-  m.kind = kind == kGridMean    ? MechanismKind::GridMean
-           : kind == kPriorMean ? MechanismKind::PriorMean
-                                : MechanismKind::LabelDisagreement;
+  m.kind = kind;
   m.n = j.at("n").get<long>();
   m.M_Y = j.at("M_Y").get<double>();
   m.noise_scale = j.at("noise_scale").get<double>();
@@ -61,14 +75,14 @@ GpMechanism aggregate_from_json(const json& j, const std::string& kind) {
 }
 
 // The fields of a description whose kind is known (described_kind).
-GpMechanism described_mechanism(const json& j, const std::string& kind) {
-  if (is_aggregate_kind(kind)) return aggregate_from_json(j, kind);
+GpMechanism described_mechanism(const json& j, MechanismKind kind) {
+  if (is_aggregate(kind)) return aggregate_from_json(j, kind);
   GpMechanism m;
+  m.kind = kind;
   m.dim = j.at("dim").get<int>();
   m.n = j.at("n").get<long>();
   m.r = j.at("r").get<double>();
-  if (kind == kFunctional) {
-    m.kind = MechanismKind::Functional;
+  if (kind == MechanismKind::Functional) {
     m.noise_scale = j.at("noise_scale").get<double>();
   } else {
     m.sigma = number_or_inf(j.at("sigma"));
@@ -107,16 +121,12 @@ json noise_json(const GpMechanism& m) {
 
 json to_json(const GpMechanism& m) {
   if (is_aggregate(m.kind)) {
-    json j{{"kind", to_string(m.kind)}, {"n", m.n}, {"M_Y", m.M_Y}};
+    json j{{"kind", described_name(m.kind)}, {"n", m.n}, {"M_Y", m.M_Y}};
     j.update(noise_json(m));
     return j;
   }
   const bool functional = m.kind == MechanismKind::Functional;
-  json j{{"kind", functional ? kFunctional : kPosteriorSample},
-         {"dim", m.dim},
-         {"n", m.n},
-         {"r", m.r},
-         {"M_Y", m.M_Y},
+  json j{{"kind", described_name(m.kind)}, {"dim", m.dim}, {"n", m.n}, {"r", m.r}, {"M_Y", m.M_Y},
          {"lemma", to_string(m.lemma)}};
   if (functional) {
     j.update(noise_json(m));
@@ -149,7 +159,7 @@ json to_json(const Event& e) {
 
 Event event_from_json(const json& j, const std::string& source) {
   try {
-    const std::string kind = described_kind(j, source);
+    const MechanismKind kind = described_kind(j, source);
     Event e;
     e.count = j.at("count").get<long>();
     e.mechanism = described_mechanism(j, kind);
