@@ -105,6 +105,20 @@ TEST(AccountRequest, ErrorsNameParameters) {
   both["r"] = 0.0;
   EXPECT_EQ(parameters_of_error(both), std::vector<std::string>{"r"});
   EXPECT_THROW(commands::account_request_from_json(with("colour", "red")), InputError);
+  // A hand-written request's badly typed value names its parameter (the CLI's parser types them).
+  EXPECT_EQ(parameters_of_error(with("ell", "wide")), std::vector<std::string>{"ell"});
+  EXPECT_EQ(parameters_of_error(with("M-Y", true)), std::vector<std::string>{"M_Y"});
+  EXPECT_EQ(parameters_of_error(with("kernel", 3)), std::vector<std::string>{"kernel"});
+  EXPECT_EQ(parameters_of_error(with("draws", 1.5)), std::vector<std::string>{"draws"});
+  EXPECT_EQ(parameters_of_error(with("dim", 1LL << 40)), std::vector<std::string>{"dim"});
+  EXPECT_EQ(parameters_of_error(with("conversion", 1)), std::vector<std::string>{"conversion"});
+  try {
+    commands::account_request_from_json(with("n", "fifty"));
+    ADD_FAILURE() << "accepted a text for n";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(std::string(e.what()), "n: expected an integer, got \"fifty\"");
+  }
+  EXPECT_NO_THROW(commands::account_request_from_json(with("sigma", "inf")));
 
   const auto draws = run_cli("account --n 10 --delta 1e-5 -L 0");
   EXPECT_EQ(draws.exit_code, 2);

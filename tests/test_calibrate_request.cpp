@@ -98,6 +98,10 @@ TEST(CalibrateRequest, ErrorsNameParameters) {
   EXPECT_EQ(parameters_of_error(with("target-epsilon", 0.0)),
             std::vector<std::string>{"target_epsilon"});
   EXPECT_EQ(parameters_of_error(with("solve", "ell")), std::vector<std::string>{"solve"});
+  // Badly typed values of a hand-written request name their parameter.
+  EXPECT_EQ(parameters_of_error(with("solve", 3)), std::vector<std::string>{"solve"});
+  EXPECT_EQ(parameters_of_error(with("target-epsilon", "two")),
+            std::vector<std::string>{"target_epsilon"});
   EXPECT_EQ(parameters_of_error(with("draws", 0)), std::vector<std::string>{"draws"});
   EXPECT_EQ(parameters_of_error(with("delta", 1.0)), std::vector<std::string>{"delta"});
   EXPECT_EQ(parameters_of_error(with("n", 0)), std::vector<std::string>{"n"});

@@ -43,7 +43,7 @@ CalibrateCommand calibrate_request_from_json(const json& request) {
   options::check_request_keys(calibrate_options(), request, "calibrate");
   const double nan = std::numeric_limits<double>::quiet_NaN();
   CalibrateCommand c;
-  c.solve = privacy::parse_calibration_parameter(request.value("solve", std::string()));
+  c.solve = privacy::parse_calibration_parameter(options::text_or(request, "solve", ""));
   const double target_epsilon = options::real_or(request, "target-epsilon", nan);
   require_parameter(std::isfinite(target_epsilon) && target_epsilon > 0, "target_epsilon",
                     fmt::format("target_epsilon must be positive, got {}", target_epsilon));

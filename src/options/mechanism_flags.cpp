@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 #include "gpdp/domain.hpp"
 #include "gpdp/error.hpp"
@@ -70,34 +71,46 @@ std::vector<OptionSpec> accounting_options(long draws, const std::string& conver
                  "everywhere, see docs/security.md) or mironov (the paper's, looser)")};
 }
 
+namespace {
+// integer_or narrowed to T; a value outside T's range names its parameter.
+template <class T>
+T narrow_integer(const nlohmann::json& j, const std::string& key, T fallback) {
+  const long long v = integer_or(j, key, fallback);
+  const std::string parameter = parameter_of_flag(key);
+  require_parameter(std::in_range<T>(v), parameter,
+                    fmt::format("{} is out of range, got {}", parameter, v));
+  return static_cast<T>(v);
+}
+}  // namespace
+
 Accounting read_accounting(const nlohmann::json& request) {
   Accounting a;
-  a.draws = request.value("draws", a.draws);
+  a.draws = narrow_integer(request, "draws", a.draws);
   a.delta = real_or(request, "delta", a.delta);
   require_parameter(a.draws >= 1, "draws", fmt::format("draws must be ≥ 1, got {}", a.draws));
   require_parameter(a.delta > 0 && a.delta < 1, "delta",
                     fmt::format("delta must lie in (0, 1), got {}", a.delta));
   if (request.contains("conversion"))
-    a.conversion = privacy::parse_conversion(request.at("conversion").get<std::string>());
+    a.conversion = privacy::parse_conversion(text_or(request, "conversion", ""));
   return a;
 }
 
 void read_mechanism_flags(const nlohmann::json& j, MechanismFlags& o) {
-  o.kernel = j.value("kernel", o.kernel);
+  o.kernel = text_or(j, "kernel", o.kernel);
   o.ell = real_or(j, "ell", o.ell);
   o.r = real_or(j, "r", o.r);
   o.sigma = real_or(j, "sigma", o.sigma);
   o.eta = real_or(j, "eta", o.eta);
-  o.n = j.value("n", o.n);
-  o.dim = j.value("dim", o.dim);
-  o.domain = j.value("domain", o.domain);
+  o.n = narrow_integer(j, "n", o.n);
+  o.dim = narrow_integer(j, "dim", o.dim);
+  o.domain = text_or(j, "domain", o.domain);
   o.kappa = real_or(j, "kappa", o.kappa);
   o.M_Y = real_or(j, "M-Y", o.M_Y);
-  o.sensitivity = j.value("sensitivity", o.sensitivity);
+  o.sensitivity = text_or(j, "sensitivity", o.sensitivity);
   o.rkhs_norm = real_or(j, "rkhs-norm", o.rkhs_norm);
   o.Vn = real_or(j, "Vn", o.Vn);
   o.Delta_n = real_or(j, "Delta-n", o.Delta_n);
-  o.mechanism = j.value("mechanism", o.mechanism);
+  o.mechanism = text_or(j, "mechanism", o.mechanism);
   o.noise_scale = real_or(j, "noise-scale", o.noise_scale);
 }
 

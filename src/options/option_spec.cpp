@@ -123,8 +123,34 @@ double real_from_json(const nlohmann::json& value) {
   return value.get<double>();
 }
 
+namespace {
+[[noreturn]] void wrong_type(const std::string& key, const nlohmann::json& value,
+                             const std::string& expected) {
+  const std::string parameter = parameter_of_flag(key);
+  throw ParameterError({parameter},
+                       fmt::format("{}: expected {}, got {}", parameter, expected, value.dump()));
+}
+}  // namespace
+
 double real_or(const nlohmann::json& j, const std::string& key, double fallback) {
-  return j.contains(key) ? real_from_json(j.at(key)) : fallback;
+  if (!j.contains(key)) return fallback;
+  const auto& v = j.at(key);
+  if (!v.is_number() && v != "inf" && v != "-inf") wrong_type(key, v, "a number");
+  return real_from_json(v);
+}
+
+std::string text_or(const nlohmann::json& j, const std::string& key, const std::string& fallback) {
+  if (!j.contains(key)) return fallback;
+  const auto& v = j.at(key);
+  if (!v.is_string()) wrong_type(key, v, "a string");
+  return v.get<std::string>();
+}
+
+long long integer_or(const nlohmann::json& j, const std::string& key, long long fallback) {
+  if (!j.contains(key)) return fallback;
+  const auto& v = j.at(key);
+  if (!v.is_number_integer()) wrong_type(key, v, "an integer");
+  return v.get<long long>();
 }
 
 void check_request_keys(const std::vector<OptionSpec>& specs, const nlohmann::json& request,

@@ -63,8 +63,13 @@ OptionSpec option(std::string flag, OptionType type, nlohmann::json default_valu
 nlohmann::json real_json(double value);
 double real_from_json(const nlohmann::json& value);
 
-// j[key] as a real (real_from_json) if present, else `fallback`.
+// j[key] as a real (real_from_json) if present, else `fallback`; a value of another type is a
+// ParameterError naming the key's parameter ("M-Y" -> M_Y: "M_Y: expected a number, got true").
 double real_or(const nlohmann::json& j, const std::string& key, double fallback);
+// The same for a text and a whole number (a hand-written request's wrong type named, not the JSON
+// library's type error).
+std::string text_or(const nlohmann::json& j, const std::string& key, const std::string& fallback);
+long long integer_or(const nlohmann::json& j, const std::string& key, long long fallback);
 
 // Checks that a request is a JSON object whose keys are all request keys of `specs`; InputError
 // "<command>: unknown parameter 'k'" otherwise.
