@@ -9,6 +9,7 @@
 #include "gpdp/commands/calibrate.hpp"
 #include "gpdp/commands/command_options.hpp"
 #include "gpdp/error.hpp"
+#include "support/error_parameters.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp::test {
@@ -77,13 +78,8 @@ TEST(CalibrateRequest, DefaultsAreTheTables) {
 }
 
 std::vector<std::string> parameters_of_error(const json& request) {
-  try {
-    commands::calibrate_request_from_json(request);
-  } catch (const Error& e) {
-    return e.parameters();
-  }
-  ADD_FAILURE() << "accepted " << request.dump();
-  return {};
+  return test::parameters_of_error(
+      [](const json& r) { return commands::calibrate_request_from_json(r); }, request);
 }
 
 // Errors name parameters; the CLI spells them as flags.

@@ -9,6 +9,7 @@
 #include "gpdp/commands/command_options.hpp"
 #include "gpdp/commands/posterior.hpp"
 #include "gpdp/error.hpp"
+#include "support/error_parameters.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp::test {
@@ -90,13 +91,8 @@ TEST(PosteriorRequest, DefaultsAreTheTables) {
 }
 
 std::vector<std::string> parameters_of_error(const json& request) {
-  try {
-    commands::posterior_request_from_json(request);
-  } catch (const Error& e) {
-    return e.parameters();
-  }
-  ADD_FAILURE() << "accepted " << request.dump();
-  return {};
+  return test::parameters_of_error(
+      [](const json& r) { return commands::posterior_request_from_json(r); }, request);
 }
 
 // Errors name parameters; the CLI spells them as flags, with the messages it always printed.

@@ -9,6 +9,7 @@
 
 #include "gpdp/error.hpp"
 #include "gpdp/preview/request_from_json.hpp"
+#include "support/error_parameters.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp::test {
@@ -88,13 +89,8 @@ TEST(PreviewRequest, DefaultsAreTheTables) {
 }
 
 std::vector<std::string> parameters_of_error(const json& request) {
-  try {
-    preview::preview_request_from_json(request);
-  } catch (const Error& e) {
-    return e.parameters();
-  }
-  ADD_FAILURE() << "accepted " << request.dump();
-  return {};
+  return test::parameters_of_error(
+      [](const json& r) { return preview::preview_request_from_json(r); }, request);
 }
 
 // Errors name parameters; the CLI spells them as flags.

@@ -10,6 +10,7 @@
 #include "gpdp/error.hpp"
 #include "gpdp/release/manifest.hpp"
 #include "gpdp/release/request_from_json.hpp"
+#include "support/error_parameters.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp::test {
@@ -110,12 +111,8 @@ TEST(ReleaseRequest, DefaultsAreTheReaders) {
 }
 
 std::vector<std::string> parameters_of_error(const json& request) {
-  try {
-    release::release_request_from_json(request);
-  } catch (const Error& e) {
-    return e.parameters();
-  }
-  return {};
+  return test::parameters_of_error(
+      [](const json& r) { return release::release_request_from_json(r); }, request);
 }
 
 // Errors name parameters; the CLI spells them as flags, the manifest as its keys.

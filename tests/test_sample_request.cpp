@@ -9,6 +9,7 @@
 #include "gpdp/commands/command_options.hpp"
 #include "gpdp/commands/sample.hpp"
 #include "gpdp/error.hpp"
+#include "support/error_parameters.hpp"
 #include "support/paths.hpp"
 
 namespace gpdp::test {
@@ -87,13 +88,8 @@ TEST(SampleRequest, DefaultsAreTheTables) {
 }
 
 std::vector<std::string> parameters_of_error(const json& request) {
-  try {
-    commands::sample_request_from_json(request);
-  } catch (const Error& e) {
-    return e.parameters();
-  }
-  ADD_FAILURE() << "accepted " << request.dump();
-  return {};
+  return test::parameters_of_error(
+      [](const json& r) { return commands::sample_request_from_json(r); }, request);
 }
 
 // Errors name parameters; the CLI spells them as flags, with the messages it always printed.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/commands/outcome.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/privacy/calibrate.hpp"
 
@@ -35,10 +36,8 @@ struct CalibrateCommand {
 // (ParameterError naming the parameter; PrivacyError when the lemma does not apply).
 CalibrateCommand calibrate_request_from_json(const nlohmann::json& request);
 
-struct CalibrateOutcome {
-  nlohmann::json report;  // the solution as JSON (the CLI's --json)
-  std::string text;       // the solution as the CLI prints it without --json
-};
+// The report, and as text the solution.
+using CalibrateOutcome = CommandOutcome;
 
 // privacy::calibrate on the command; PrivacyError ("infeasible: ...") when no value meets it.
 CalibrateOutcome run_calibrate_command(const CalibrateCommand& c);

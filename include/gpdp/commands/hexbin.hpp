@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/commands/outcome.hpp"
 #include "gpdp/domain.hpp"
 #include "gpdp/options/option_spec.hpp"
 
@@ -35,10 +36,8 @@ struct HexbinCommand {
 
 HexbinCommand hexbin_request_from_json(const nlohmann::json& request);
 
-struct HexbinOutcome {
-  nlohmann::json report;  // what the CLI prints with --json
-  std::string text;       // the one line it prints without
-};
+// The report, and as text the line saying what was written.
+using HexbinOutcome = CommandOutcome;
 
 // Reads the records, aggregates them (experiments::hexbin), writes the cells' CSV
 // (column,row,x,y,u,v,median,count) and says what it wrote.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/commands/outcome.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/release/input.hpp"
 
@@ -34,10 +35,8 @@ struct LedgerReportCommand {
 LedgerReportCommand ledger_show_request_from_json(const nlohmann::json& request);
 LedgerReportCommand ledger_export_request_from_json(const nlohmann::json& request);
 
-struct LedgerOutcome {
-  nlohmann::json report;  // show's --json and export's output
-  std::string text;       // what the CLI prints (show's table; export's JSON without --out)
-};
+// The report, and as text show's table, or export's JSON (without out).
+using LedgerOutcome = CommandOutcome;
 // Every dataset of the ledger (or the one asked for) with its releases, budget and the spend its
 // filter counts, and the schema-1 rows not migrated yet. Record fingerprints are never part of it.
 LedgerOutcome run_ledger_show(const LedgerReportCommand& c);

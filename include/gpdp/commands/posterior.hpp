@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/commands/outcome.hpp"
 #include "gpdp/commands/posterior_query.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/release/input.hpp"
@@ -39,10 +40,8 @@ struct PosteriorCommand {
 // the parameter).
 PosteriorCommand posterior_request_from_json(const nlohmann::json& request);
 
-struct PosteriorOutcome {
-  nlohmann::json report;  // the summary as JSON (the CLI's --json)
-  std::string text;       // the summary as the CLI prints it without --json
-};
+// The report, and as text the summary.
+using PosteriorOutcome = CommandOutcome;
 
 // Reads the data (prepared as `input` says) and points, and writes the posterior mean μ_D(x),
 // variance σ² k_D(x,x) + η² and, with a threshold t, p_exceed(x) = Φ((μ_D(x) − t)/sd(x)) at each

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/commands/outcome.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/release/release.hpp"
 
@@ -26,10 +27,8 @@ std::vector<options::OptionSpec> query_options();
 // in the declared domain) is release::run_query's.
 release::QueryRequest query_request_from_json(const nlohmann::json& request);
 
-struct QueryOutcome {
-  nlohmann::json report;  // release::run_query's summary (the CLI's --json)
-  std::string text;       // the line the CLI prints without --json
-};
+// The report, and as text release::run_query's summary.
+using QueryOutcome = CommandOutcome;
 
 // release::run_query: the new points answered, saved into the path and written to the out CSV.
 QueryOutcome run_query_command(const release::QueryRequest& q);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "gpdp/commands/outcome.hpp"
 #include "gpdp/commands/posterior_query.hpp"
 #include "gpdp/options/option_spec.hpp"
 #include "gpdp/samplers/sampler.hpp"
@@ -37,10 +38,8 @@ struct SampleCommand {
 // data and points are read by the run (ParameterError naming the parameter).
 SampleCommand sample_request_from_json(const nlohmann::json& request);
 
-struct SampleOutcome {
-  nlohmann::json report;  // the summary as JSON (the CLI's --json)
-  std::string text;       // the summary as the CLI prints it without --json
-};
+// The report, and as text the summary.
+using SampleOutcome = CommandOutcome;
 
 // Reads the data and points, draws L exact paths of f_D (+ g) at the points (samplers/sampler.hpp)
 // with the seeded generator or the secure one, and writes them to `out` (whole or not at all).
